@@ -1,0 +1,54 @@
+import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+export class CrewApi implements ICredentialType {
+	name = 'crewApi';
+
+	displayName = 'Crew API';
+
+	icon: Icon = { light: 'file:crew.svg', dark: 'file:crew.dark.svg' };
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-crewai#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://my-crew-1a2b3c.crewai.com',
+			description: 'The crew\'s own API address, shown on the crew\'s dashboard. Each deployed crew has its own.',
+		},
+		{
+			displayName: 'Bearer Token',
+			name: 'token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'From the crew\'s detail page in the dashboard, Status tab. The organization Bearer Token runs the crew with the deployment\'s own integrations; a User Bearer Token runs it with that user\'s connected integrations (their mail, their calendar). Resetting a token there invalidates the old one at once.',
+		},
+	];
+
+	// n8n adds the header to every request made with this credential, so the
+	// node never builds an Authorization header itself.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.token.trim()}}',
+			},
+		},
+	};
+
+	// "Test" in the credential dialog: 401 tells a wrong token, a connection
+	// error a wrong address.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			url: '/inputs',
+			method: 'GET',
+		},
+	};
+}

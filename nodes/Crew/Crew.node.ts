@@ -1,0 +1,75 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import * as getInputs from './actions/getInputs.operation';
+import * as getStatus from './actions/getStatus.operation';
+import { inputsFields } from './actions/inputs.description';
+import * as kickoff from './actions/kickoff.operation';
+import * as kickoffAndWait from './actions/kickoffAndWait.operation';
+import { route } from './actions/router';
+import { getCrewInputs } from './methods/resourceMapping';
+
+export class Crew implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Crew',
+		name: 'crew',
+		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
+		defaults: { name: 'Crew' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'crewApi', required: true }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Get Inputs',
+						value: 'getInputs',
+						description: 'List the inputs the crew expects',
+						action: 'Get the inputs of a crew',
+					},
+					{
+						name: 'Get Status',
+						value: 'getStatus',
+						description: 'Read the state and, once finished, the result of a kickoff',
+						action: 'Get the status of a kickoff',
+					},
+					{
+						name: 'Kickoff',
+						value: 'kickoff',
+						description: 'Start the crew and return its kickoff ID at once',
+						action: 'Kick off a crew',
+					},
+					{
+						name: 'Kickoff and Wait',
+						value: 'kickoffAndWait',
+						description: 'Start the crew for every item and wait for the results',
+						action: 'Kick off a crew and wait for the result',
+					},
+				],
+				default: 'kickoffAndWait',
+			},
+			...getInputs.description,
+			...getStatus.description,
+			...inputsFields,
+			...kickoff.description,
+			...kickoffAndWait.description,
+		],
+	};
+
+	methods = {
+		resourceMapping: { getCrewInputs },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await route.call(this);
+	}
+}

@@ -1,0 +1,47 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { readCrewStatus } from '../crewStatus';
+import { crewAnswerError } from '../transport/crewErrors';
+import { getCrewConnection, isSuccess, requestCrewStatus } from '../transport';
+import { retryPassingFailures } from '../transport/retryReads';
+import type { OperationTools } from './operationTools';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Kickoff ID',
+		name: 'kickoffId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '97eba64f-958c-40a0-b61c-625fe635a3c0',
+		description: 'The kickoff_id a Kickoff returned',
+		displayOptions: { show: { operation: ['getStatus'] } },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
+	const kickoffId = String(this.getNodeParameter('kickoffId', itemIndex, '') ?? '').trim();
+	if (kickoffId === '') {
+		throw new NodeOperationError(this.getNode(), 'Kickoff ID is empty', {
+			itemIndex,
+			description: 'Set Kickoff ID to the kickoff_id a Kickoff returned, e.g. with an expression like {{ $json.kickoff_id }}.',
+		});
+	}
+	const connection = await getCrewConnection(this, itemIndex);
+	const answer = await retryPassingFailures(
+		async () => await requestCrewStatus(this, connection, kickoffId),
+		tools.sleep,
+		tools.isCancelled,
+	);
+	if (!isSuccess(answer)) {
+		throw crewAnswerError(this.getNode(), answer, {
+			action: 'getStatus',
+			itemIndex,
+			kickoffId,
+			secret: connection.secret,
+			baseUrl: connection.baseUrl,
+		});
+	}
+	return readCrewStatus(kickoffId, answer.body);
+}

@@ -1,0 +1,94 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Operations that start a crew and so take inputs and kickoff options. */
+export const STARTING_OPERATIONS = ['kickoff', 'kickoffAndWait'];
+
+/** How the inputs are given, then the inputs themselves in either mode. */
+export const inputsFields: INodeProperties[] = [
+	{
+		displayName: 'Inputs Mode',
+		name: 'inputsMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Map Each Input',
+				value: 'map',
+				description: 'One field per input the crew expects, loaded from the crew',
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'All inputs as one JSON object',
+			},
+		],
+		default: 'map',
+		displayOptions: { show: { operation: STARTING_OPERATIONS } },
+	},
+	{
+		displayName: 'Inputs',
+		name: 'inputs',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['operation'],
+			resourceMapper: {
+				resourceMapperMethod: 'getCrewInputs',
+				mode: 'add',
+				fieldWords: { singular: 'input', plural: 'inputs' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+				noFieldsError: 'The crew lists no inputs. It can still be started, with no inputs.',
+			},
+		},
+		displayOptions: { show: { operation: STARTING_OPERATIONS, inputsMode: ['map'] } },
+	},
+	{
+		displayName: 'Inputs (JSON)',
+		name: 'inputsJson',
+		type: 'json',
+		default: '{}',
+		placeholder: '{"topic": "AI agents", "audience": "developers"}',
+		description:
+			'The crew\'s inputs as a JSON object of names and values, e.g. {"topic": "AI agents"}. Values that are not text are sent as text: numbers and booleans as written, dates as ISO 8601, objects as JSON.',
+		displayOptions: { show: { operation: STARTING_OPERATIONS, inputsMode: ['json'] } },
+	},
+];
+
+/** Kickoff options both starting operations offer: the service's optional kickoff fields. */
+export const kickoffOptions: INodeProperties[] = [
+	{
+		displayName: 'Crew Webhook URL',
+		name: 'crewWebhookUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/webhook/crew-finished',
+		description: 'URL the service calls once the whole crew has finished',
+	},
+	{
+		displayName: 'Meta',
+		name: 'meta',
+		type: 'json',
+		default: '{}',
+		description: 'A JSON object the service stores with the kickoff and echoes in every webhook call, e.g. to tell runs apart',
+	},
+	{
+		displayName: 'Step Webhook URL',
+		name: 'stepWebhookUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/webhook/crew-step',
+		description: 'URL the service calls after each step an agent takes',
+	},
+	{
+		displayName: 'Task Webhook URL',
+		name: 'taskWebhookUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/webhook/crew-task',
+		description: 'URL the service calls as each task finishes',
+	},
+];

@@ -1,0 +1,25 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { getCrewConnection } from '../transport';
+import { kickoffOptions } from './inputs.description';
+import type { OperationTools } from './operationTools';
+import { readKickoffBody, startCrew } from './startCrew';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { operation: ['kickoff'] } },
+		options: kickoffOptions,
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
+	const body = readKickoffBody(this, itemIndex);
+	const connection = await getCrewConnection(this, itemIndex);
+	const started = await startCrew(this, connection, itemIndex, body, tools.sleep);
+	return { ...started.response, kickoff_id: started.kickoffId };
+}

@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { createCancellableSleep } from '../cancellableSleep';
+import * as getInputs from './getInputs.operation';
+import * as getStatus from './getStatus.operation';
+import * as kickoff from './kickoff.operation';
+import * as kickoffAndWait from './kickoffAndWait.operation';
+import type { ItemOutcome, OperationTools } from './operationTools';
+
+export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait';
+
+type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
+
+const perItemOperations: Record<Exclude<CrewOperation, 'kickoffAndWait'>, PerItemExecute> = {
+	getInputs: getInputs.execute,
+	kickoff: kickoff.execute,
+	getStatus: getStatus.execute,
+};
+
+function createTools(context: IExecuteFunctions): OperationTools {
+	// Older n8n versions have no cancel signal; those runs can only end by the timeout.
+	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
+	return {
+		now: () => Date.now(),
+		sleep: createCancellableSleep(signal),
+		isCancelled: () => signal?.aborted === true,
+	};
+}
+
+/**
+ * Items one after another, in order. Without Continue On Fail the first error
+ * stops the node, so no further crew is started after one that failed.
+ */
+async function runPerItem(context: IExecuteFunctions, itemCount: number, execute: PerItemExecute, tools: OperationTools) {
+	const outcomes: ItemOutcome[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			outcomes.push({ json: await execute.call(context, itemIndex, tools) });
+		} catch (error) {
+			if (!context.continueOnFail()) throw error;
+			outcomes.push({ error: error as Error });
+		}
+	}
+	return outcomes;
+}
+
+/** An error as an output item, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
+function errorItem(outcome: { error: Error; kickoffId?: string }): IDataObject {
+	const json: IDataObject = { error: outcome.error.message };
+	const { description } = outcome.error as { description?: unknown };
+	if (typeof description === 'string' && description !== '') json.description = description;
+	if (outcome.kickoffId !== undefined) json.kickoff_id = outcome.kickoffId;
+	return json;
+}
+
+/** Runs the chosen operation and gives exactly one output item per input item, paired and in order. */
+export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const itemCount = this.getInputData().length;
+	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
+	const tools = createTools(this);
+	const outcomes =
+		operation === 'kickoffAndWait'
+			? await kickoffAndWait.executeBatch.call(this, itemCount, tools)
+			: await runPerItem(this, itemCount, perItemOperations[operation], tools);
+
+	return [
+		outcomes.map((outcome, itemIndex) => {
+			if ('json' in outcome) return { json: outcome.json, pairedItem: { item: itemIndex } };
+			if (!this.continueOnFail()) throw outcome.error;
+			return { json: errorItem(outcome), pairedItem: { item: itemIndex } };
+		}),
+	];
+}

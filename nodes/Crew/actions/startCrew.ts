@@ -1,0 +1,96 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } from 'n8n-workflow';
+
+import type { Sleep } from '../cancellableSleep';
+import { isPlainObject } from '../crewStatus';
+import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs } from '../kickoffBody';
+import type { KickoffOptions } from '../kickoffBody';
+import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
+import { sendCrewRequest } from '../transport';
+import type { CrewAnswer, CrewConnection } from '../transport';
+
+/** A 429 means the kickoff was not processed, so it alone may be sent again, this often at most. */
+const RATE_LIMITED_ATTEMPTS = 4;
+const RATE_LIMITED_WAIT_MS = 2_000;
+const MAX_RATE_LIMITED_WAIT_MS = 60_000;
+
+/** The inputs of one item, in the mode the user chose, as the text values the service takes. */
+function readInputs(context: IExecuteFunctions, itemIndex: number): Record<string, string> {
+	const mode = context.getNodeParameter('inputsMode', itemIndex, 'map') as string;
+	if (mode === 'json') {
+		return toWireInputs(parseJsonObject(context.getNodeParameter('inputsJson', itemIndex, '{}'), 'Inputs (JSON)'));
+	}
+	const values = (context.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject;
+	const schema = (context.getNodeParameter('inputs.schema', itemIndex, []) ?? []) as ResourceMapperField[];
+	const inputs = toWireInputs(values);
+	const required = schema.filter((field) => field.required && !field.removed).map((field) => field.id);
+	const missing = findMissingInputs(required, inputs);
+	if (missing.length > 0) {
+		throw new InvalidParameterError(
+			`Required inputs are empty: ${missing.join(', ')}`,
+			'Fill in these inputs, or map a value from an earlier node. The crew cannot run without them.',
+		);
+	}
+	return inputs;
+}
+
+/** The kickoff request body for one item; parameter problems are that item's error. */
+export function readKickoffBody(context: IExecuteFunctions, itemIndex: number): IDataObject {
+	try {
+		const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions;
+		return buildKickoffBody(readInputs(context, itemIndex), options);
+	} catch (error) {
+		if (error instanceof InvalidParameterError) {
+			throw new NodeOperationError(context.getNode(), error.message, { itemIndex, description: error.description });
+		}
+		throw error;
+	}
+}
+
+function readKickoffId(body: unknown): string | undefined {
+	if (!isPlainObject(body)) return undefined;
+	const id = body.kickoff_id ?? body.kickoffId ?? body.id;
+	return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined;
+}
+
+export interface StartedCrew {
+	kickoffId: string;
+	/** The service's whole answer, for the Kickoff operation's output. */
+	response: IDataObject;
+}
+
+/**
+ * Sends `POST /kickoff` for one item. A kickoff is not idempotent, so it is
+ * sent again only after a 429, which says the request was not processed;
+ * after a network error or a 5xx the crew may be running, and the error says so.
+ */
+export async function startCrew(
+	context: IExecuteFunctions,
+	connection: CrewConnection,
+	itemIndex: number,
+	body: IDataObject,
+	sleep: Sleep,
+): Promise<StartedCrew> {
+	let answer: CrewAnswer = await sendCrewRequest(context, connection, { method: 'POST', path: '/kickoff', body });
+	for (let attempt = 1; attempt < RATE_LIMITED_ATTEMPTS && answer.kind === 'http' && answer.statusCode === 429; attempt++) {
+		await sleep(Math.min(answer.retryAfterMs ?? RATE_LIMITED_WAIT_MS * attempt, MAX_RATE_LIMITED_WAIT_MS));
+		answer = await sendCrewRequest(context, connection, { method: 'POST', path: '/kickoff', body });
+	}
+	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
+	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
+		throw crewAnswerError(context.getNode(), answer, errorContext);
+	}
+	const kickoffId = readKickoffId(answer.body);
+	if (kickoffId === undefined) {
+		const message = scrubSecret(
+			`The crew service answered ${answer.statusCode} to the kickoff but sent no kickoff_id`,
+			connection.secret,
+		);
+		throw new NodeApiError(context.getNode(), { message } as JsonObject, {
+			message,
+			description: 'The Base URL may point at something other than a crew (a web page, a proxy). Check it in the Crew API credential; the crew may or may not have started.',
+			itemIndex,
+		});
+	}
+	return { kickoffId, response: isPlainObject(answer.body) ? answer.body : { kickoff_id: kickoffId } };
+}

@@ -1,0 +1,94 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** The four states the node reports, whatever spelling the service used. */
+export type CrewState = 'pending' | 'running' | 'completed' | 'failed';
+
+/** The normalized status record that Get Status and Kickoff and Wait output. */
+export interface CrewStatus extends IDataObject {
+	kickoff_id: string;
+	state: CrewState;
+	/** The crew's final output as text, once it has completed; otherwise null. */
+	result: string | null;
+	/** The structured final output, when the service sends one. */
+	result_json: IDataObject | null;
+	/** Why the crew failed, when it failed; otherwise null. */
+	error: string | null;
+	/** The record exactly as the service sent it. */
+	response: IDataObject;
+}
+
+// The hosted service speaks two dialects (field notes): Celery-like upper-case
+// `state` values, and the documented lower-case `status` values.
+const COMPLETED_STATES = new Set(['success', 'completed']);
+const FAILED_STATES = new Set(['failed', 'failure', 'error', 'revoked']);
+// `NOT FOUND` is what a Celery-style backend says before a run is registered,
+// so it is read as not started yet; the timeout bounds a run that never appears.
+const PENDING_STATES = new Set(['pending', 'queued', 'not found']);
+
+export function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmptyText(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** Reads the state word (`state` first, then `status`) and maps it onto a CrewState. */
+export function readCrewState(record: IDataObject): CrewState {
+	const word = (nonEmptyText(record.state) ?? nonEmptyText(record.status) ?? '').trim().toLowerCase();
+	if (COMPLETED_STATES.has(word)) return 'completed';
+	if (FAILED_STATES.has(word)) return 'failed';
+	if (PENDING_STATES.has(word)) return 'pending';
+	// Started, running and every word not known yet: still going. A crew that
+	// never leaves such a state is ended by the caller's timeout, not here.
+	return 'running';
+}
+
+function outputAsText(output: unknown): string | null {
+	if (output === undefined || output === null) return null;
+	if (typeof output === 'string') return output;
+	return JSON.stringify(output);
+}
+
+/** Final output: `result` as text, else `result.output`, else `last_executed_task.output`. */
+export function readFinalOutput(record: IDataObject): string | null {
+	const { result } = record;
+	if (typeof result === 'string') return result;
+	if (isPlainObject(result) && result.output !== undefined && result.output !== null) {
+		return outputAsText(result.output);
+	}
+	const lastTask = record.last_executed_task;
+	if (isPlainObject(lastTask)) return outputAsText(lastTask.output);
+	return null;
+}
+
+/** Why a crew failed: `error`, else a text `result` (the Celery dialect puts it there), else `message`/`detail`. */
+export function readFailureReason(record: IDataObject): string {
+	for (const candidate of [record.error, record.result, record.message, record.detail]) {
+		const text = nonEmptyText(candidate);
+		if (text) return text;
+		if (isPlainObject(candidate) && nonEmptyText(candidate.message)) return candidate.message as string;
+	}
+	const state = nonEmptyText(record.state) ?? nonEmptyText(record.status);
+	return state ? `The crew service reported the state "${state}" without a reason.` : 'The crew service reported a failure without a reason.';
+}
+
+/**
+ * Turns any status record the service may send into the normalized CrewStatus.
+ * Never throws: a body that is not an object (empty, text, an array) reads as
+ * a crew that is still running, so a passing glitch does not end a wait.
+ */
+export function readCrewStatus(kickoffId: string, body: unknown): CrewStatus {
+	const response: IDataObject = isPlainObject(body) ? body : body === undefined || body === '' ? {} : { body: body as IDataObject[keyof IDataObject] };
+	const record = isPlainObject(body) ? body : {};
+	const state = readCrewState(record);
+	const resultJson = isPlainObject(record.result_json) ? record.result_json : null;
+	return {
+		kickoff_id: kickoffId,
+		state,
+		result: state === 'completed' ? readFinalOutput(record) : null,
+		result_json: state === 'completed' ? resultJson : null,
+		error: state === 'failed' ? readFailureReason(record) : null,
+		response,
+	};
+}

@@ -1,0 +1,102 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isPlainObject } from './crewStatus';
+
+/** A problem with what the user gave the node, found before any request is sent. */
+export class InvalidParameterError extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+		this.name = 'InvalidParameterError';
+	}
+}
+
+/**
+ * Accepts a JSON object given as a JSON string, or already as an object (an
+ * expression's result, or what an AI agent sends). An empty value is `{}`.
+ */
+export function parseJsonObject(value: unknown, fieldName: string): IDataObject {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+	if (isPlainObject(value)) return value;
+	if (typeof value !== 'string') {
+		throw new InvalidParameterError(
+			`${fieldName} must be a JSON object, not ${describeJsonType(value)}`,
+			`Give ${fieldName} as an object such as {"topic": "AI agents"}.`,
+		);
+	}
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(value);
+	} catch (error) {
+		throw new InvalidParameterError(
+			`${fieldName} is not valid JSON: ${(error as Error).message}`,
+			`Give ${fieldName} as a JSON object such as {"topic": "AI agents"}; check quotes and commas.`,
+		);
+	}
+	if (!isPlainObject(parsed)) {
+		throw new InvalidParameterError(
+			`${fieldName} must be a JSON object, not ${describeJsonType(parsed)}`,
+			`Give ${fieldName} as an object of names and values such as {"topic": "AI agents"}.`,
+		);
+	}
+	return parsed;
+}
+
+function describeJsonType(value: unknown): string {
+	if (Array.isArray(value)) return 'an array';
+	if (value === null) return 'null';
+	return `a ${typeof value}`;
+}
+
+/**
+ * The service takes every input as a string. Conversion rules, documented in
+ * the README: strings as they are; numbers and booleans by `String()`; dates
+ * as ISO 8601; objects and arrays as JSON; null, undefined and empty strings
+ * are left out (a required one is then reported as missing).
+ */
+export function toInputText(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return value === '' ? undefined : value;
+	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	if (value instanceof Date) return value.toISOString();
+	// Luxon DateTime, which n8n expressions produce for $now and friends.
+	if (typeof (value as { toISO?: unknown }).toISO === 'function') {
+		return (value as { toISO: () => string }).toISO();
+	}
+	return JSON.stringify(value);
+}
+
+export function toWireInputs(inputs: IDataObject): Record<string, string> {
+	const wire: Record<string, string> = {};
+	for (const [name, value] of Object.entries(inputs)) {
+		const text = toInputText(value);
+		if (text !== undefined) wire[name] = text;
+	}
+	return wire;
+}
+
+/** Names of required inputs that have no value, in the order given. */
+export function findMissingInputs(requiredNames: string[], inputs: Record<string, string>): string[] {
+	return requiredNames.filter((name) => inputs[name] === undefined || inputs[name].trim() === '');
+}
+
+export interface KickoffOptions {
+	meta?: unknown;
+	taskWebhookUrl?: string;
+	stepWebhookUrl?: string;
+	crewWebhookUrl?: string;
+}
+
+/** The body of `POST /kickoff`: the inputs, plus `meta` and the webhook URLs when set. */
+export function buildKickoffBody(inputs: Record<string, string>, options: KickoffOptions): IDataObject {
+	const body: IDataObject = { inputs };
+	const meta = parseJsonObject(options.meta, 'Meta');
+	if (Object.keys(meta).length > 0) body.meta = meta;
+	for (const key of ['taskWebhookUrl', 'stepWebhookUrl', 'crewWebhookUrl'] as const) {
+		const url = options[key]?.trim();
+		if (url) body[key] = url;
+	}
+	return body;
+}

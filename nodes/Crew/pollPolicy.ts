@@ -1,0 +1,58 @@
+/**
+ * When to read a running crew's status next. Pure, so the schedule can be
+ * tested without waiting.
+ */
+export interface PollPolicy {
+	/** The first wait between polls, and the shortest ever. */
+	pollIntervalMs: number;
+	/** Polling stays at the interval this long after the kickoff, then backs off. */
+	steadyPhaseMs: number;
+	/** Growth factor of the wait per poll once backing off. */
+	backoffFactor: number;
+	/** The longest wait between polls: a finished crew is noticed within this. */
+	maxPollIntervalMs: number;
+}
+
+export const MAX_POLL_INTERVAL_MS = 30_000;
+
+export function createPollPolicy(pollIntervalMs: number): PollPolicy {
+	return {
+		pollIntervalMs,
+		steadyPhaseMs: 30_000,
+		backoffFactor: 1.5,
+		maxPollIntervalMs: Math.max(MAX_POLL_INTERVAL_MS, pollIntervalMs),
+	};
+}
+
+/**
+ * The wait before the next status read of a crew that is still running.
+ * Short crews (most) are polled at the interval; a crew still running after
+ * the steady phase is polled less and less often, up to the cap.
+ */
+export function nextPollDelay(policy: PollPolicy, sinceKickoffMs: number, previousDelayMs: number): number {
+	if (sinceKickoffMs < policy.steadyPhaseMs) return policy.pollIntervalMs;
+	const grown = Math.max(policy.pollIntervalMs, previousDelayMs) * policy.backoffFactor;
+	return Math.min(policy.maxPollIntervalMs, Math.round(grown));
+}
+
+/**
+ * The wait after a read that failed for a passing reason (network, 5xx, 429):
+ * doubling per consecutive failure, at least the poll interval, at most the
+ * cap, and never sooner than the service's own Retry-After.
+ */
+export function retryDelay(policy: PollPolicy, consecutiveFailures: number, retryAfterMs?: number): number {
+	const doubled = policy.pollIntervalMs * 2 ** Math.max(0, consecutiveFailures - 1);
+	const backoff = Math.min(policy.maxPollIntervalMs, doubled);
+	return Math.max(backoff, retryAfterMs ?? 0);
+}
+
+/** Reads a Retry-After header: delta seconds, or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfter(header: unknown, nowMs: number): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const text = String(value).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - nowMs);
+}

@@ -1,0 +1,168 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
+
+import { parseRetryAfter } from '../pollPolicy';
+
+export const CREDENTIAL_TYPE = 'crewApi';
+
+/** Long enough for a slow proxy, short enough that a hung connection does not hold a wait. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** The service answered, with any status code. */
+export interface HttpAnswer {
+	kind: 'http';
+	statusCode: number;
+	/** Parsed JSON when the body is JSON, else the text, else undefined. */
+	body: unknown;
+	/** The service's Retry-After, in milliseconds, when it sent one. */
+	retryAfterMs?: number;
+}
+
+/** No HTTP answer: refused, reset, timed out. */
+export interface NetworkFailure {
+	kind: 'network';
+	code: string;
+	message: string;
+}
+
+export type CrewAnswer = HttpAnswer | NetworkFailure;
+
+/** Where the crew is, and the token to keep out of every message. */
+export interface CrewConnection {
+	baseUrl: string;
+	secret: string;
+}
+
+export function isSuccess(answer: CrewAnswer): answer is HttpAnswer {
+	return answer.kind === 'http' && answer.statusCode >= 200 && answer.statusCode < 300;
+}
+
+export function retryAfterOf(answer: CrewAnswer): number | undefined {
+	return answer.kind === 'http' ? answer.retryAfterMs : undefined;
+}
+
+/** Worth asking again: the network failed, the service failed (5xx) or asked to slow down (429). */
+export function isPassingFailure(answer: CrewAnswer): boolean {
+	return answer.kind === 'network' || answer.statusCode === 429 || answer.statusCode === 408 || answer.statusCode >= 500;
+}
+
+/**
+ * The base URL as users paste it: surrounding spaces and trailing slashes are
+ * dropped; a missing scheme is an error rather than a guess, because guessing
+ * https for a local http service fails in a more confusing way.
+ */
+export function normalizeBaseUrl(raw: unknown): string {
+	const text = typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
+	if (text === '') throw new Error('The Crew API credential has no Base URL.');
+	if (!/^https?:\/\/[^/]/i.test(text)) {
+		throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a local service).`);
+	}
+	return text;
+}
+
+export async function getCrewConnection(context: CrewContext, itemIndex: number): Promise<CrewConnection> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	try {
+		return {
+			baseUrl: normalizeBaseUrl(credentials.baseUrl),
+			secret: typeof credentials.token === 'string' ? credentials.token.trim() : '',
+		};
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), (error as Error).message, {
+			itemIndex,
+			description: 'Open the Crew API credential and set Base URL to the crew\'s API address from its dashboard, e.g. https://my-crew-1a2b3c.crewai.com.',
+		});
+	}
+}
+
+function readBody(raw: unknown): unknown {
+	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+	if (typeof text !== 'string') return text;
+	if (text.trim() === '') return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/** The code of a failed request, wherever the HTTP helper of this n8n version put it. */
+function readFailure(error: unknown): NetworkFailure {
+	const outer = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+	const inner = outer.cause ?? {};
+	const code = [inner.code, outer.code].find((value) => typeof value === 'string' && value !== '') as string | undefined;
+	const message = [inner.message, outer.message].find((value) => typeof value === 'string' && value !== '') as string | undefined;
+	return { kind: 'network', code: code ?? 'EUNKNOWN', message: message ?? 'the request failed' };
+}
+
+/**
+ * The one place requests are made: authenticated by the credential, one
+ * attempt, never throwing for an HTTP status. Callers decide about retries,
+ * because only they know whether the request may be sent twice.
+ */
+export async function sendCrewRequest(
+	context: CrewContext,
+	connection: CrewConnection,
+	request: { method: 'GET' | 'POST'; path: string; body?: IDataObject; timeoutMs?: number },
+): Promise<CrewAnswer> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${connection.baseUrl}${request.path}`,
+		headers: { Accept: 'application/json' },
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: request.timeoutMs ?? REQUEST_TIMEOUT_MS,
+		json: true,
+	};
+	if (request.body !== undefined) options.body = request.body;
+	let response: { statusCode?: number; body?: unknown; headers?: Record<string, unknown> };
+	try {
+		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
+	} catch (error) {
+		return readFailure(error);
+	}
+	const headers = response.headers ?? {};
+	return {
+		kind: 'http',
+		statusCode: response.statusCode ?? 0,
+		body: readBody(response.body),
+		retryAfterMs: parseRetryAfter(headers['retry-after'], Date.now()),
+	};
+}
+
+type StatusSpelling = 'contract' | 'wild';
+
+// Which status path answered last for a base URL, so later reads go straight
+// there. Shared by all executions in this process; a wrong guess costs one 404.
+const statusSpellings = new Map<string, StatusSpelling>();
+
+function statusPath(spelling: StatusSpelling, kickoffId: string): string {
+	// Encoded, so an id with a slash or a dot-dot can never address another route.
+	const segment = encodeURIComponent(kickoffId);
+	return spelling === 'contract' ? `/${segment}/status` : `/status/${segment}`;
+}
+
+/**
+ * Reads one status record. The contract's path is `/{kickoff_id}/status`, the
+ * clients in the wild use `/status/{kickoff_id}`: on a 404 the other spelling
+ * is tried once before "not found" is believed.
+ */
+export async function requestCrewStatus(
+	context: CrewContext,
+	connection: CrewConnection,
+	kickoffId: string,
+): Promise<CrewAnswer> {
+	const first = statusSpellings.get(connection.baseUrl) ?? 'contract';
+	const second: StatusSpelling = first === 'contract' ? 'wild' : 'contract';
+	const answer = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(first, kickoffId) });
+	if (answer.kind !== 'http' || answer.statusCode !== 404) {
+		if (isSuccess(answer)) statusSpellings.set(connection.baseUrl, first);
+		return answer;
+	}
+	const fallback = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(second, kickoffId) });
+	if (isSuccess(fallback)) statusSpellings.set(connection.baseUrl, second);
+	// Both spellings said 404: the first answer stands.
+	return fallback.kind === 'http' && fallback.statusCode === 404 ? answer : fallback;
+}
