@@ -1,0 +1,98 @@
+import { readCrewStatus, readCrewState } from '../../nodes/Crew/crewStatus';
+
+describe('readCrewStatus: the wild (Celery-like) dialect', () => {
+	it('reads a running record, keeping the raw record as response', () => {
+		const record = { state: 'RUNNING', status: 'Working on task 2 of 3', last_step: { thought: 'hm' } };
+		expect(readCrewStatus('k1', record)).toEqual({
+			kickoff_id: 'k1',
+			state: 'running',
+			result: null,
+			result_json: null,
+			error: null,
+			response: record,
+		});
+	});
+
+	it('reads a success with a text result and result_json', () => {
+		const record = { state: 'SUCCESS', result: 'Final report', result_json: { score: 7 }, last_executed_task: { name: 'report', output: 'x' } };
+		const status = readCrewStatus('k1', record);
+		expect(status.state).toBe('completed');
+		expect(status.result).toBe('Final report');
+		expect(status.result_json).toEqual({ score: 7 });
+	});
+
+	it('falls back to last_executed_task.output when there is no result', () => {
+		expect(readCrewStatus('k', { state: 'SUCCESS', last_executed_task: { output: 'from task' } }).result).toBe('from task');
+	});
+
+	it('reads FAILURE with the reason from result, and leaves result empty', () => {
+		const status = readCrewStatus('k', { state: 'FAILURE', result: 'Task execution failed: invalid API key' });
+		expect(status).toMatchObject({ state: 'failed', result: null, error: 'Task execution failed: invalid API key' });
+	});
+
+	it.each(['PENDING', 'NOT FOUND', 'queued'])('reads %s as pending', (state) => {
+		expect(readCrewStatus('k', { state }).state).toBe('pending');
+	});
+
+	it.each(['FAILED', 'FAILURE', 'REVOKED', 'error'])('reads %s as failed', (state) => {
+		expect(readCrewStatus('k', { state }).state).toBe('failed');
+	});
+});
+
+describe('readCrewStatus: the documented dialect', () => {
+	it('reads running with progress', () => {
+		const status = readCrewStatus('k', { status: 'running', current_task: 'research_task', progress: { completed_tasks: 1, total_tasks: 3 } });
+		expect(status.state).toBe('running');
+	});
+
+	it('reads completed with result.output', () => {
+		const record = { status: 'completed', result: { output: 'Itinerary', tasks: [] }, execution_time: 108.5 };
+		expect(readCrewStatus('k', record)).toMatchObject({ state: 'completed', result: 'Itinerary', result_json: null });
+	});
+
+	it('turns a structured result.output into JSON text', () => {
+		expect(readCrewStatus('k', { status: 'completed', result: { output: { a: 1 } } }).result).toBe('{"a":1}');
+	});
+
+	it('reads error with the reason from error', () => {
+		expect(readCrewStatus('k', { status: 'error', error: 'Invalid API key for external service' })).toMatchObject({
+			state: 'failed',
+			error: 'Invalid API key for external service',
+		});
+	});
+
+	it('gives a reason even when a failed record has none', () => {
+		expect(readCrewStatus('k', { status: 'revoked' }).error).toContain('revoked');
+	});
+});
+
+describe('readCrewStatus: anything else', () => {
+	it('prefers state over status when both are there', () => {
+		expect(readCrewState({ state: 'SUCCESS', status: 'running' })).toBe('completed');
+	});
+
+	it.each([
+		['an unknown word', { state: 'THINKING' }],
+		['nulls everywhere', { state: null, status: null, result: null, result_json: null }],
+		['no state at all', { foo: 1 }],
+	])('reads %s as still running', (_, record) => {
+		expect(readCrewStatus('k', record).state).toBe('running');
+	});
+
+	it.each([
+		['an empty body', '', {}],
+		['undefined', undefined, {}],
+		['text', 'oops', { body: 'oops' }],
+		['an array', [1], { body: [1] }],
+	])('reads %s as running without throwing', (_, body, response) => {
+		expect(readCrewStatus('k', body)).toMatchObject({ state: 'running', response });
+	});
+
+	it('ignores a result_json that is not an object', () => {
+		expect(readCrewStatus('k', { state: 'SUCCESS', result: 'r', result_json: 'nope' }).result_json).toBeNull();
+	});
+
+	it('treats a completed record without any output as a null result', () => {
+		expect(readCrewStatus('k', { status: 'completed', result: null })).toMatchObject({ state: 'completed', result: null });
+	});
+});

@@ -1,0 +1,75 @@
+import { DateTime } from 'luxon';
+
+import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toInputText, toWireInputs } from '../../nodes/Crew/kickoffBody';
+
+describe('parseJsonObject', () => {
+	it('accepts a JSON string, an object, and empty values', () => {
+		expect(parseJsonObject('{"topic":"AI"}', 'Inputs')).toEqual({ topic: 'AI' });
+		expect(parseJsonObject({ topic: 'AI' }, 'Inputs')).toEqual({ topic: 'AI' });
+		expect(parseJsonObject('', 'Inputs')).toEqual({});
+		expect(parseJsonObject(undefined, 'Inputs')).toEqual({});
+	});
+
+	it.each([
+		['invalid JSON', '{topic: AI}', /not valid JSON/],
+		['an array', '[1, 2]', /must be a JSON object, not an array/],
+		['a scalar', '42', /not a number/],
+		['a JSON null', 'null', /not null/],
+		['a number value', 7, /not a number/],
+	])('rejects %s with a message naming the problem', (_, value, message) => {
+		expect(() => parseJsonObject(value, 'Inputs (JSON)')).toThrow(InvalidParameterError);
+		expect(() => parseJsonObject(value, 'Inputs (JSON)')).toThrow(message);
+	});
+});
+
+describe('toInputText: the conversion rules', () => {
+	it.each([
+		['a string', 'text', 'text'],
+		['a number', 3.5, '3.5'],
+		['zero', 0, '0'],
+		['a boolean', false, 'false'],
+		['a Date', new Date('2026-01-02T03:04:05.000Z'), '2026-01-02T03:04:05.000Z'],
+		['an object', { a: [1, 'x'] }, '{"a":[1,"x"]}'],
+		['an array', ['a', 'b'], '["a","b"]'],
+	])('turns %s into text', (_, value, expected) => {
+		expect(toInputText(value)).toBe(expected);
+	});
+
+	it('turns a Luxon DateTime (what n8n expressions give) into ISO 8601', () => {
+		expect(toInputText(DateTime.fromISO('2026-01-02T03:04:05.000Z', { zone: 'utc' }))).toBe('2026-01-02T03:04:05.000Z');
+	});
+
+	it.each([null, undefined, ''])('leaves %p out', (value) => {
+		expect(toInputText(value)).toBeUndefined();
+	});
+
+	it('converts a whole object, leaving out the empty values', () => {
+		expect(toWireInputs({ topic: 'AI', pages: 3, draft: true, note: null, empty: '' })).toEqual({ topic: 'AI', pages: '3', draft: 'true' });
+	});
+});
+
+describe('findMissingInputs', () => {
+	it('names the required inputs without a value, in order', () => {
+		expect(findMissingInputs(['topic', 'audience', 'tone'], { audience: 'devs', tone: '  ' })).toEqual(['topic', 'tone']);
+	});
+});
+
+describe('buildKickoffBody', () => {
+	it('sends only the inputs when no option is set', () => {
+		expect(buildKickoffBody({ topic: 'AI' }, {})).toEqual({ inputs: { topic: 'AI' } });
+	});
+
+	it('adds meta (string or object) and the webhook URLs, trimmed', () => {
+		expect(
+			buildKickoffBody(
+				{ topic: 'AI' },
+				{ meta: '{"run": 1}', taskWebhookUrl: ' https://h/task ', stepWebhookUrl: '', crewWebhookUrl: 'https://h/crew' },
+			),
+		).toEqual({ inputs: { topic: 'AI' }, meta: { run: 1 }, taskWebhookUrl: 'https://h/task', crewWebhookUrl: 'https://h/crew' });
+		expect(buildKickoffBody({}, { meta: { run: 2 } })).toEqual({ inputs: {}, meta: { run: 2 } });
+	});
+
+	it('rejects a meta that is not an object', () => {
+		expect(() => buildKickoffBody({}, { meta: '[1]' })).toThrow(/Meta must be a JSON object/);
+	});
+});

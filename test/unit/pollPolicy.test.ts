@@ -1,0 +1,57 @@
+import { createPollPolicy, nextPollDelay, parseRetryAfter, retryDelay } from '../../nodes/Crew/pollPolicy';
+
+describe('nextPollDelay', () => {
+	const policy = createPollPolicy(2_000);
+
+	it('polls at the interval during the steady phase', () => {
+		expect(nextPollDelay(policy, 0, 2_000)).toBe(2_000);
+		expect(nextPollDelay(policy, 29_999, 2_000)).toBe(2_000);
+	});
+
+	it('backs off by 1.5x per poll after it, up to the 30 s cap', () => {
+		const delays: number[] = [];
+		let delay = 2_000;
+		for (let elapsed = 30_000; delays.length < 10; elapsed += delay) {
+			delay = nextPollDelay(policy, elapsed, delay);
+			delays.push(delay);
+		}
+		expect(delays.slice(0, 4)).toEqual([3_000, 4_500, 6_750, 10_125]);
+		expect(Math.max(...delays)).toBe(30_000);
+		expect(delays[delays.length - 1]).toBe(30_000);
+	});
+
+	it('never polls more often than the interval, even when the interval exceeds the cap', () => {
+		const slow = createPollPolicy(45_000);
+		expect(nextPollDelay(slow, 100_000, 45_000)).toBe(45_000);
+	});
+});
+
+describe('retryDelay', () => {
+	const policy = createPollPolicy(1_000);
+
+	it('doubles per consecutive failure, capped', () => {
+		expect([1, 2, 3, 4].map((failures) => retryDelay(policy, failures))).toEqual([1_000, 2_000, 4_000, 8_000]);
+		expect(retryDelay(policy, 20)).toBe(30_000);
+	});
+
+	it('waits at least what Retry-After asks', () => {
+		expect(retryDelay(policy, 1, 7_000)).toBe(7_000);
+		expect(retryDelay(policy, 3, 500)).toBe(4_000);
+	});
+});
+
+describe('parseRetryAfter', () => {
+	const now = Date.parse('2026-11-22T10:00:00Z');
+
+	it('reads seconds and HTTP dates', () => {
+		expect(parseRetryAfter('3', now)).toBe(3_000);
+		expect(parseRetryAfter(['1.5'], now)).toBe(1_500);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5_000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+	});
+
+	it('reads nothing from a missing or unreadable header', () => {
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+});
