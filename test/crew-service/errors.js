@@ -1,0 +1,46 @@
+// @ts-check
+'use strict';
+
+const { STATUS_CODES } = require('node:http');
+
+/** @typedef {'documented' | 'fastapi'} ErrorShape */
+
+// FastAPI's own router answers these; they never follow the configured shape.
+const ROUTE_NOT_FOUND = Object.freeze({ detail: 'Not Found' });
+const METHOD_NOT_ALLOWED = Object.freeze({ detail: 'Method Not Allowed' });
+
+/** @param {number} status */
+function reason(status) {
+	return STATUS_CODES[status] || `HTTP ${status}`;
+}
+
+/**
+ * @param {ErrorShape} shape
+ * @param {number} status
+ * @param {string} message
+ */
+function errorBody(shape, status, message) {
+	return shape === 'fastapi' ? { detail: message } : { error: reason(status), message };
+}
+
+/**
+ * The 422 has its own body in both shapes: the vendor's documented
+ * "Validation Error" object, or FastAPI's list with one entry per field.
+ * @param {ErrorShape} shape
+ * @param {string[]} missing
+ */
+function missingInputsBody(shape, missing) {
+	if (shape === 'fastapi') {
+		return { detail: missing.map((name) => ({ loc: ['body', 'inputs', name], msg: 'Field required', type: 'missing' })) };
+	}
+	return { error: 'Validation Error', message: 'Missing required inputs', details: { missing_inputs: missing } };
+}
+
+/** @param {number} status */
+function defaultFaultMessage(status) {
+	if (status >= 500 && status !== 501) return `${reason(status)}: server-side failure, please contact support`;
+	if (status === 429) return 'Too many requests, slow down';
+	return reason(status);
+}
+
+module.exports = { ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED, errorBody, missingInputsBody, defaultFaultMessage, reason };

@@ -1,0 +1,79 @@
+// @ts-check
+'use strict';
+
+/** @typedef {import('./index').Fault} Fault */
+/** @typedef {import('./index').Route} Route */
+/** @typedef {Fault & { times: number }} QueuedFault */
+
+const FAULT_ROUTES = ['inputs', 'kickoff', 'status', 'any'];
+const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson'];
+
+/**
+ * Validates eagerly so a typo fails at injection time, not as a mysteriously
+ * un-faulted request later.
+ * @param {unknown} input
+ * @returns {QueuedFault}
+ */
+function normalizeFault(input) {
+	if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new TypeError('fault must be an object');
+	const f = /** @type {Record<string, any>} */ (input);
+	const known = ['route', 'kind', 'times', 'status', 'body', 'contentType', 'headers', 'delayMs', 'afterProcessing'];
+	for (const key of Object.keys(f)) if (!known.includes(key)) throw new TypeError(`unknown fault field "${key}"`);
+	if (!FAULT_ROUTES.includes(f.route)) throw new TypeError(`fault.route must be one of ${FAULT_ROUTES.join(', ')}`);
+	if (!FAULT_KINDS.includes(f.kind)) throw new TypeError(`fault.kind must be one of ${FAULT_KINDS.join(', ')}`);
+	const times = f.times === undefined ? 1 : f.times;
+	if (!Number.isInteger(times) || times < 1) throw new TypeError('fault.times must be a positive integer');
+	if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 200 && f.status <= 599)) {
+		throw new TypeError('fault.status must be an integer 200..599');
+	}
+	if (f.kind === 'delay' && !(Number.isInteger(f.delayMs) && f.delayMs >= 0)) {
+		throw new TypeError('a delay fault needs delayMs, a non-negative integer');
+	}
+	for (const key of ['body', 'contentType']) {
+		if (f[key] !== undefined && typeof f[key] !== 'string') throw new TypeError(`fault.${key} must be a string`);
+	}
+	if (f.headers !== undefined) {
+		if (f.headers === null || typeof f.headers !== 'object' || Array.isArray(f.headers)) {
+			throw new TypeError('fault.headers must be an object');
+		}
+		for (const value of Object.values(f.headers)) {
+			if (typeof value !== 'string') throw new TypeError('fault header values must be strings');
+		}
+	}
+	if (f.afterProcessing !== undefined && typeof f.afterProcessing !== 'boolean') {
+		throw new TypeError('fault.afterProcessing must be a boolean');
+	}
+	return /** @type {QueuedFault} */ ({ ...f, times });
+}
+
+class FaultQueue {
+	constructor() {
+		/** @type {QueuedFault[]} */
+		this.queue = [];
+	}
+
+	/** @param {unknown} fault */
+	add(fault) {
+		this.queue.push(normalizeFault(fault));
+	}
+
+	/**
+	 * The first queued fault that matches the route is used up by one request.
+	 * @param {Route} route
+	 * @returns {QueuedFault | undefined}
+	 */
+	take(route) {
+		const index = this.queue.findIndex((f) => f.route === 'any' || f.route === route);
+		if (index === -1) return undefined;
+		const fault = this.queue[index];
+		fault.times -= 1;
+		if (fault.times === 0) this.queue.splice(index, 1);
+		return fault;
+	}
+
+	clear() {
+		this.queue.length = 0;
+	}
+}
+
+module.exports = { FaultQueue, normalizeFault };

@@ -1,0 +1,160 @@
+// @ts-check
+'use strict';
+
+const { randomBytes } = require('node:crypto');
+
+/** @typedef {import('./index').CrewServiceOptions} CrewServiceOptions */
+/** @typedef {import('./index').ResolvedCrewServiceOptions} ResolvedCrewServiceOptions */
+/** @typedef {import('./index').CrewInput} CrewInput */
+
+const ENUMS = {
+	inputsShape: ['names', 'objects'],
+	recordShape: ['contract', 'wild'],
+	statusPaths: ['both', 'contract', 'wild'],
+	errorShape: ['documented', 'fastapi'],
+};
+
+const KNOWN_KEYS = [
+	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
+	'errorShape', 'durationMs', 'plan', 'now',
+];
+
+/** @param {string} prefix */
+function randomToken(prefix) {
+	// Distinctive prefixes make a leaked token easy to spot in any output.
+	return `${prefix}-${randomBytes(16).toString('hex')}`;
+}
+
+/** @returns {ResolvedCrewServiceOptions} */
+function defaultOptions() {
+	return {
+		host: '127.0.0.1',
+		port: 0,
+		tokens: { organization: randomToken('org-tok'), user: randomToken('usr-tok') },
+		inputs: [
+			{ name: 'topic', required: true },
+			{ name: 'audience', required: false },
+		],
+		inputsShape: 'names',
+		recordShape: 'contract',
+		statusPaths: 'both',
+		errorShape: 'documented',
+		durationMs: 2000,
+		plan: undefined,
+		now: Date.now,
+	};
+}
+
+/**
+ * Throws on anything a test author could have mistyped: a silently ignored
+ * option would make the oracle answer differently from what the test assumes.
+ * @param {Record<string, unknown>} partial
+ */
+function validatePartial(partial) {
+	if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+		throw new TypeError('options must be an object');
+	}
+	for (const key of Object.keys(partial)) {
+		if (!KNOWN_KEYS.includes(key)) throw new TypeError(`unknown option "${key}"`);
+	}
+	for (const [key, allowed] of Object.entries(ENUMS)) {
+		const value = partial[key];
+		if (value !== undefined && !allowed.includes(/** @type {string} */ (value))) {
+			throw new TypeError(`option ${key} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+		}
+	}
+	if (partial.host !== undefined && (typeof partial.host !== 'string' || partial.host === '')) {
+		throw new TypeError('option host must be a non-empty string');
+	}
+	if (partial.port !== undefined && !isIntegerIn(partial.port, 0, 65535)) {
+		throw new TypeError('option port must be an integer 0..65535');
+	}
+	if (partial.durationMs !== undefined && !isIntegerIn(partial.durationMs, 0, Number.MAX_SAFE_INTEGER)) {
+		throw new TypeError('option durationMs must be a non-negative integer');
+	}
+	for (const fn of ['plan', 'now']) {
+		if (partial[fn] !== undefined && typeof partial[fn] !== 'function') {
+			throw new TypeError(`option ${fn} must be a function`);
+		}
+	}
+	if (partial.tokens !== undefined) validateTokens(partial.tokens);
+	if (partial.inputs !== undefined) validateInputs(partial.inputs);
+}
+
+/** @param {unknown} tokens */
+function validateTokens(tokens) {
+	if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) {
+		throw new TypeError('option tokens must be an object');
+	}
+	for (const [type, value] of Object.entries(tokens)) {
+		if (type !== 'organization' && type !== 'user') throw new TypeError(`unknown token type "${type}"`);
+		if (value === undefined) continue;
+		// No whitespace: the bearer parser splits on it, so such a token could never match.
+		if (typeof value !== 'string' || !/^\S+$/.test(value)) {
+			throw new TypeError(`token ${type} must be a non-empty string without whitespace`);
+		}
+	}
+}
+
+/** @param {unknown} inputs */
+function validateInputs(inputs) {
+	if (!Array.isArray(inputs)) throw new TypeError('option inputs must be an array');
+	for (const input of inputs) {
+		if (input === null || typeof input !== 'object' || typeof input.name !== 'string') {
+			throw new TypeError('each input must be an object with a string name');
+		}
+		if (input.type !== undefined && typeof input.type !== 'string') throw new TypeError('input type must be a string');
+		if (input.required !== undefined && typeof input.required !== 'boolean') {
+			throw new TypeError('input required must be a boolean');
+		}
+	}
+}
+
+/**
+ * @param {ResolvedCrewServiceOptions} target
+ * @param {Partial<CrewServiceOptions>} partial
+ */
+function applyOptions(target, partial) {
+	validatePartial(/** @type {Record<string, unknown>} */ (partial));
+	const { tokens, inputs, ...rest } = partial;
+	const nextTokens = { ...target.tokens, ...stripUndefined(tokens || {}) };
+	// Equal tokens would make the logged token type meaningless.
+	if (nextTokens.organization === nextTokens.user) {
+		throw new TypeError('organization and user tokens must differ');
+	}
+	Object.assign(target, stripUndefined(rest));
+	target.tokens = nextTokens;
+	if (inputs !== undefined) target.inputs = inputs.map((input) => ({ ...input }));
+	// `plan: undefined` passed explicitly means "back to the defaults".
+	if ('plan' in partial && partial.plan === undefined) target.plan = undefined;
+}
+
+/**
+ * @template {object} T
+ * @param {T} obj
+ * @returns {T}
+ */
+function stripUndefined(obj) {
+	return /** @type {T} */ (Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)));
+}
+
+/**
+ * @param {unknown} value
+ * @param {number} min
+ * @param {number} max
+ */
+function isIntegerIn(value, min, max) {
+	return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+/**
+ * @param {Partial<CrewServiceOptions>} [userOptions]
+ * @returns {ResolvedCrewServiceOptions}
+ */
+function resolveOptions(userOptions = {}) {
+	const options = defaultOptions();
+	applyOptions(options, userOptions);
+	return options;
+}
+
+module.exports = { resolveOptions, applyOptions, validatePartial };

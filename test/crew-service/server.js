@@ -1,0 +1,544 @@
+// @ts-check
+'use strict';
+
+const http = require('node:http');
+const { resolveOptions, applyOptions } = require('./options');
+const { FaultQueue, normalizeFault } = require('./faults');
+const { createRun, resolvePlan, checkPlanOverride, statusRecord } = require('./runs');
+const errors = require('./errors');
+
+/** @typedef {import('./index').CrewService} CrewService */
+/** @typedef {import('./index').CrewServiceOptions} CrewServiceOptions */
+/** @typedef {import('./index').ResolvedCrewServiceOptions} ResolvedCrewServiceOptions */
+/** @typedef {import('./index').RequestLogEntry} RequestLogEntry */
+/** @typedef {import('./index').Run} Run */
+/** @typedef {import('./index').Route} Route */
+/** @typedef {import('./index').TokenType} TokenType */
+/** @typedef {import('./faults').QueuedFault} QueuedFault */
+/** @typedef {{ status: number, headers?: Record<string, string>, body: string }} Answer */
+/**
+ * @typedef {{ route: 'inputs' | 'kickoff' | 'other' }
+ *   | { route: 'status', spelling: 'contract' | 'wild', enabled: boolean, kickoffId: string }} RouteMatch
+ */
+
+const BODY_LIMIT = 1024 * 1024;
+const ADMIN_PREFIX = '/_reference/';
+const REDACTED = '[REDACTED]';
+const WEBHOOK_FIELDS = /** @type {const} */ (['taskWebhookUrl', 'stepWebhookUrl', 'crewWebhookUrl']);
+const DEFAULT_NOT_JSON_BODY = '<!DOCTYPE html>\n<html><head><title>Gateway</title></head><body><h1>Service temporarily rerouted</h1></body></html>\n';
+
+/**
+ * @param {number} status
+ * @param {unknown} value
+ * @param {Record<string, string>} [headers]
+ * @returns {Answer}
+ */
+function jsonAnswer(status, value, headers) {
+	return { status, body: JSON.stringify(value), headers: { 'content-type': 'application/json', ...headers } };
+}
+
+/** @param {unknown} value @returns {value is Record<string, unknown>} */
+function isPlainObject(value) {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** @param {string} contentType */
+function isJsonContentType(contentType) {
+	// Mirrors FastAPI: application/json or application/*+json is parsed, any other declared type is not.
+	const mediaType = contentType.split(';')[0].trim().toLowerCase();
+	return mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType);
+}
+
+/**
+ * The scheme is case-insensitive (RFC 7235); the token must match exactly.
+ * @param {string | undefined} header
+ * @param {{ organization: string, user: string }} tokens
+ * @returns {TokenType | null}
+ */
+function tokenTypeOf(header, tokens) {
+	const match = typeof header === 'string' ? /^Bearer +(\S+)$/i.exec(header.trim()) : null;
+	if (!match) return null;
+	if (match[1] === tokens.organization) return 'organization';
+	if (match[1] === tokens.user) return 'user';
+	return null;
+}
+
+/**
+ * Only exact shapes route; a decoded id that contains "/" or anything else odd
+ * is looked up as-is and simply not found.
+ * @param {string} path
+ * @param {ResolvedCrewServiceOptions['statusPaths']} statusPaths
+ * @returns {RouteMatch}
+ */
+function matchRoute(path, statusPaths) {
+	if (path === '/inputs') return { route: 'inputs' };
+	if (path === '/kickoff') return { route: 'kickoff' };
+	/** @type {{ spelling: 'contract' | 'wild', raw: string }[]} */
+	const candidates = [];
+	const contract = /^\/([^/]+)\/status$/.exec(path);
+	if (contract) candidates.push({ spelling: 'contract', raw: contract[1] });
+	const wild = /^\/status\/([^/]+)$/.exec(path);
+	if (wild) candidates.push({ spelling: 'wild', raw: wild[1] });
+	if (candidates.length === 0) return { route: 'other' };
+	/** @param {{ spelling: 'contract' | 'wild' }} c */
+	const isEnabled = (c) => statusPaths === 'both' || statusPaths === c.spelling;
+	// "/status/status" matches both spellings; prefer whichever is enabled.
+	const chosen = candidates.find(isEnabled) || candidates[0];
+	return { route: 'status', spelling: chosen.spelling, enabled: isEnabled(chosen), kickoffId: decodeSegment(chosen.raw) };
+}
+
+/** @param {string} raw */
+function decodeSegment(raw) {
+	try {
+		return decodeURIComponent(raw);
+	} catch {
+		return raw; // malformed escapes: keep raw, it cannot match a UUID anyway
+	}
+}
+
+/**
+ * Resolves to the body text, or null when it exceeds BODY_LIMIT.
+ * @param {http.IncomingMessage} req
+ * @returns {Promise<string | null>}
+ */
+function readBody(req) {
+	return new Promise((resolve, reject) => {
+		/** @type {Buffer[]} */
+		const chunks = [];
+		let size = 0;
+		req.on('data', (/** @type {Buffer} */ chunk) => {
+			size += chunk.length;
+			if (size <= BODY_LIMIT) chunks.push(chunk);
+		});
+		req.on('end', () => resolve(size > BODY_LIMIT ? null : Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+/**
+ * @param {CrewServiceOptions} [userOptions]
+ * @returns {Promise<CrewService>}
+ */
+async function startCrewService(userOptions = {}) {
+	const options = resolveOptions(userOptions);
+	/** @type {RequestLogEntry[]} */
+	const requests = [];
+	/** @type {Run[]} */
+	const runs = [];
+	/** @type {Map<string, Run>} */
+	const runsById = new Map();
+	const faults = new FaultQueue();
+	// Every token ever configured, so a token that was rotated away is still
+	// redacted if a client leaks it into a URL or body.
+	const knownTokens = new Set([options.tokens.organization, options.tokens.user]);
+	/** @type {Set<import('node:net').Socket>} */
+	const sockets = new Set();
+	/** @type {Set<NodeJS.Timeout>} */
+	const timers = new Set();
+	let closed = false;
+
+	/**
+	 * Logs must be safe to print in a failing test's output, so a token that a
+	 * client put anywhere but the Authorization header is replaced, and the
+	 * entry flagged so the leak itself is still visible.
+	 * @template T
+	 * @param {T} value
+	 * @returns {{ value: T, leaked: boolean }}
+	 */
+	function redact(value) {
+		let leaked = false;
+		/** @param {unknown} v @returns {unknown} */
+		const walk = (v) => {
+			if (typeof v === 'string') {
+				let out = v;
+				for (const token of knownTokens) {
+					if (out.includes(token)) {
+						out = out.split(token).join(REDACTED);
+						leaked = true;
+					}
+				}
+				return out;
+			}
+			if (Array.isArray(v)) return v.map(walk);
+			// fromEntries (not assignment) so a "__proto__" key stays an ordinary key.
+			if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k), walk(x)]));
+			return v;
+		};
+		return { value: /** @type {T} */ (walk(value)), leaked };
+	}
+
+	/** @param {number} ms */
+	function sleep(ms) {
+		// On close() the timer is cleared and the handler is simply abandoned.
+		return new Promise((resolve) => {
+			const timer = setTimeout(() => {
+				timers.delete(timer);
+				resolve(undefined);
+			}, ms);
+			timers.add(timer);
+		});
+	}
+
+	/**
+	 * @param {http.ServerResponse} res
+	 * @param {RequestLogEntry | null} entry
+	 * @param {Answer} answer
+	 */
+	function deliver(res, entry, answer) {
+		if (closed || res.destroyed) return;
+		/** @type {Record<string, string | number>} */
+		const headers = { 'content-length': Buffer.byteLength(answer.body) };
+		for (const [name, value] of Object.entries(answer.headers || {})) headers[name.toLowerCase()] = value;
+		if (entry) entry.status = answer.status;
+		res.writeHead(answer.status, headers);
+		res.end(answer.body);
+	}
+
+	/**
+	 * @param {http.IncomingMessage} req
+	 * @param {RouteMatch} match
+	 * @param {string | null} bodyText
+	 * @param {RequestLogEntry} entry
+	 * @returns {Answer}
+	 */
+	function processContract(req, match, bodyText, entry) {
+		if (match.route === 'other' || (match.route === 'status' && !match.enabled)) {
+			return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
+		}
+		if (!entry.tokenType) {
+			return jsonAnswer(401, errors.errorBody(options.errorShape, 401, 'Invalid or missing bearer token'), {
+				'www-authenticate': 'Bearer',
+			});
+		}
+		const expectedMethod = match.route === 'kickoff' ? 'POST' : 'GET';
+		if (req.method !== expectedMethod) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
+		if (match.route === 'inputs') return listInputs();
+		if (match.route === 'kickoff') return kickoff(req, bodyText, entry);
+		return readStatus(/** @type {{ kickoffId: string }} */ (match).kickoffId);
+	}
+
+	/**
+	 * A throwing `options.plan` is a bug in the test using the service: answer
+	 * 500 so the request is not left hanging, and say why on stderr.
+	 * @param {http.IncomingMessage} req
+	 * @param {RouteMatch} match
+	 * @param {string | null} bodyText
+	 * @param {RequestLogEntry} entry
+	 * @returns {Answer}
+	 */
+	function processSafely(req, match, bodyText, entry) {
+		try {
+			return processContract(req, match, bodyText, entry);
+		} catch (err) {
+			console.error('[crew-service] request handler failed:', err);
+			const message = `Reference server error: ${err instanceof Error ? err.message : String(err)}`;
+			return jsonAnswer(500, errors.errorBody(options.errorShape, 500, message));
+		}
+	}
+
+	function listInputs() {
+		const inputs =
+			options.inputsShape === 'objects'
+				? options.inputs.map((i) => ({ name: i.name, type: i.type || 'string', required: i.required !== false }))
+				: options.inputs.map((i) => i.name);
+		return jsonAnswer(200, { inputs });
+	}
+
+	/**
+	 * @param {http.IncomingMessage} req
+	 * @param {string | null} bodyText
+	 * @param {RequestLogEntry} entry
+	 * @returns {Answer}
+	 */
+	function kickoff(req, bodyText, entry) {
+		const shape = options.errorShape;
+		/** @param {string} why */
+		const invalid = (why) => jsonAnswer(400, errors.errorBody(shape, 400, `Invalid input format: ${why}`));
+		if (bodyText === null) return jsonAnswer(413, errors.errorBody(shape, 413, 'Request body too large'));
+		const contentType = req.headers['content-type'];
+		if (contentType !== undefined && !isJsonContentType(contentType)) {
+			return invalid('Content-Type must be application/json');
+		}
+		/** @type {unknown} */
+		let parsed;
+		try {
+			parsed = JSON.parse(bodyText);
+		} catch {
+			return invalid('body is not valid JSON');
+		}
+		const redacted = redact(parsed);
+		const body = redacted.value;
+		entry.body = body;
+		if (redacted.leaked) entry.tokenLeaked = true;
+
+		if (!isPlainObject(body)) return invalid('body must be a JSON object');
+		const { inputs, meta } = body;
+		if (!isPlainObject(inputs)) return invalid('"inputs" must be an object');
+		const nonStrings = Object.keys(inputs).filter((name) => typeof inputs[name] !== 'string');
+		if (nonStrings.length) return invalid(`input values must be strings (not: ${nonStrings.join(', ')})`);
+		if (meta !== undefined && meta !== null && !isPlainObject(meta)) return invalid('"meta" must be an object');
+		/** @type {Run['webhooks']} */
+		const webhooks = {};
+		for (const field of WEBHOOK_FIELDS) {
+			const value = body[field];
+			if (value === undefined) continue;
+			if (typeof value !== 'string') return invalid(`"${field}" must be a string`);
+			webhooks[field] = value;
+		}
+		/** @type {Partial<import('./index').RunPlan>} */
+		let reference;
+		try {
+			reference = checkPlanOverride(isPlainObject(meta) ? meta.reference : undefined, 'meta.reference');
+		} catch (err) {
+			return invalid(err.message);
+		}
+
+		const stringInputs = /** @type {Record<string, string>} */ (inputs);
+		const missing = options.inputs
+			.filter((i) => i.required !== false)
+			.filter((i) => !Object.prototype.hasOwnProperty.call(stringInputs, i.name) || stringInputs[i.name] === '')
+			.map((i) => i.name);
+		if (missing.length) return jsonAnswer(422, errors.missingInputsBody(shape, missing));
+
+		const index = runs.length;
+		const runMeta = meta === undefined ? null : meta;
+		const plan = resolvePlan({
+			inputs: stringInputs,
+			meta: runMeta,
+			index,
+			durationMs: options.durationMs,
+			planFn: options.plan,
+			reference,
+		});
+		const run = createRun({
+			inputs: stringInputs,
+			meta: runMeta,
+			webhooks,
+			tokenType: /** @type {TokenType} */ (entry.tokenType),
+			index,
+			createdAt: options.now(),
+			plan,
+		});
+		runs.push(run);
+		runsById.set(run.kickoffId, run);
+		entry.kickoffId = run.kickoffId;
+		return jsonAnswer(200, { kickoff_id: run.kickoffId });
+	}
+
+	/** @param {string} kickoffId */
+	function readStatus(kickoffId) {
+		const run = runsById.get(kickoffId);
+		if (!run) {
+			const shown = redact(kickoffId).value;
+			return jsonAnswer(404, errors.errorBody(options.errorShape, 404, `Kickoff not found: ${shown}`));
+		}
+		run.statusRequests += 1;
+		return jsonAnswer(200, statusRecord(run, options.now(), options.recordShape));
+	}
+
+	/**
+	 * @param {QueuedFault} fault
+	 * @returns {Answer}
+	 */
+	function faultAnswer(fault) {
+		const headers = { 'content-type': fault.contentType || 'application/json', ...fault.headers };
+		if (fault.kind === 'emptyBody') return { status: fault.status || 200, headers, body: '' };
+		if (fault.kind === 'notJson') {
+			return { status: fault.status || 200, headers, body: fault.body !== undefined ? fault.body : DEFAULT_NOT_JSON_BODY };
+		}
+		const status = fault.status || 500;
+		const body =
+			fault.body !== undefined
+				? fault.body
+				: JSON.stringify(errors.errorBody(options.errorShape, status, errors.defaultFaultMessage(status)));
+		return { status, headers, body };
+	}
+
+	/**
+	 * @param {http.IncomingMessage} req
+	 * @param {http.ServerResponse} res
+	 */
+	async function handle(req, res) {
+		const at = options.now();
+		const rawUrl = req.url || '/';
+		const path = rawUrl.split('?')[0];
+		const bodyText = await readBody(req);
+		if (path.startsWith(ADMIN_PREFIX)) {
+			const answer = handleAdmin(req.method || 'GET', path, bodyText);
+			if (answer) return deliver(res, null, answer);
+		}
+
+		const match = matchRoute(path, options.statusPaths);
+		const shownPath = redact(rawUrl);
+		/** @type {RequestLogEntry} */
+		const entry = {
+			method: req.method || 'GET',
+			path: shownPath.value,
+			route: match.route,
+			status: null,
+			at,
+			tokenType: tokenTypeOf(req.headers.authorization, options.tokens),
+		};
+		if (shownPath.leaked) entry.tokenLeaked = true;
+		if (match.route === 'status') {
+			entry.spelling = match.spelling;
+			entry.kickoffId = redact(match.kickoffId).value;
+		}
+		requests.push(entry);
+
+		// A fault models the network or a proxy, so it strikes before auth and routing.
+		const fault = faults.take(match.route);
+		const isDelay = fault !== undefined && fault.kind === 'delay';
+		if (fault && isDelay && !fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
+		const answer = !fault || isDelay || fault.afterProcessing ? processSafely(req, match, bodyText, entry) : null;
+		if (fault && isDelay && fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
+		if (closed) return;
+
+		if (!fault || isDelay) return deliver(res, entry, /** @type {Answer} */ (answer));
+		if (fault.kind === 'reset') {
+			// An RST, not a polite FIN: what a client sees when a proxy or the server dies mid-request.
+			req.socket.resetAndDestroy();
+			return;
+		}
+		if (fault.kind === 'hang') return; // never answered; close() destroys the socket
+		deliver(res, entry, faultAnswer(fault));
+	}
+
+	/**
+	 * Unauthenticated control routes for a server in another process. Returns
+	 * null for an unknown /_reference/ path so it is treated like any other path.
+	 * @param {string} method
+	 * @param {string} path
+	 * @param {string | null} bodyText
+	 * @returns {Answer | null}
+	 */
+	function handleAdmin(method, path, bodyText) {
+		/** @type {Record<string, { method: string, run: (body: unknown) => unknown }>} */
+		const routes = {
+			requests: { method: 'GET', run: () => requests },
+			runs: { method: 'GET', run: () => runs },
+			faults: {
+				method: 'POST',
+				run: (body) => {
+					const list = Array.isArray(body) ? body : [body];
+					// Validate all first so a bad entry does not leave half a batch queued.
+					const normalized = list.map(normalizeFault);
+					for (const f of normalized) service.injectFault(f);
+					return { ok: true, queued: normalized.length };
+				},
+			},
+			configure: {
+				method: 'POST',
+				run: (body) => {
+					if (!isPlainObject(body)) throw new TypeError('configure needs a JSON object');
+					for (const key of ['plan', 'now', 'host', 'port']) {
+						if (key in body) throw new TypeError(`option ${key} cannot be configured over HTTP`);
+					}
+					service.configure(body);
+					return { ok: true, options: publicOptions() };
+				},
+			},
+			reset: {
+				method: 'POST',
+				run: () => {
+					service.reset();
+					return { ok: true };
+				},
+			},
+		};
+		const route = routes[path.slice(ADMIN_PREFIX.length)];
+		if (!route) return null;
+		if (method !== route.method) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: route.method });
+		try {
+			let body;
+			if (route.method === 'POST') {
+				if (bodyText === null) throw new TypeError('body too large');
+				body = bodyText.trim() === '' ? {} : JSON.parse(bodyText);
+			}
+			return jsonAnswer(200, route.run(body));
+		} catch (err) {
+			return jsonAnswer(400, { error: 'Bad Request', message: err instanceof Error ? err.message : String(err) });
+		}
+	}
+
+	function publicOptions() {
+		const { tokens, plan, now, ...rest } = options;
+		return { ...rest, inputs: rest.inputs.map((i) => ({ ...i })) };
+	}
+
+	const server = http.createServer((req, res) => {
+		// Only reading the body can reject here: the client went away mid-request.
+		handle(req, res).catch(() => res.destroy());
+	});
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port, options.host, () => {
+			server.off('error', reject);
+			resolve(undefined);
+		});
+	});
+	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+	const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+	options.port = address.port;
+
+	/** @type {Promise<void> | undefined} */
+	let closing;
+
+	/** @type {CrewService} */
+	const service = {
+		url: `http://${hostForUrl}:${address.port}`,
+		get tokens() {
+			return { ...options.tokens };
+		},
+		get options() {
+			return Object.freeze({ ...options, tokens: { ...options.tokens }, inputs: options.inputs.map((i) => ({ ...i })) });
+		},
+		configure(partial) {
+			if (isPlainObject(partial) && ('host' in partial || 'port' in partial)) {
+				throw new TypeError('host and port cannot change while the service is listening');
+			}
+			applyOptions(options, partial);
+			knownTokens.add(options.tokens.organization);
+			knownTokens.add(options.tokens.user);
+		},
+		requests,
+		runs,
+		count(route, method) {
+			return requests.filter((e) => e.route === route && (!method || e.method === method.toUpperCase())).length;
+		},
+		injectFault(fault) {
+			faults.add(fault);
+		},
+		clearFaults() {
+			faults.clear();
+		},
+		reset() {
+			// In place, so arrays a test already holds stay live.
+			requests.length = 0;
+			runs.length = 0;
+			runsById.clear();
+			faults.clear();
+		},
+		close() {
+			if (!closing) {
+				closing = new Promise((resolve) => {
+					closed = true;
+					for (const timer of timers) clearTimeout(timer);
+					timers.clear();
+					server.close(() => resolve());
+					// server.close() alone waits for hanging and keep-alive sockets forever.
+					for (const socket of sockets) socket.destroy();
+				});
+			}
+			return closing;
+		},
+	};
+	return service;
+}
+
+module.exports = { startCrewService };
