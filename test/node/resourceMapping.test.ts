@@ -1,0 +1,50 @@
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
+
+import { getCrewInputs } from '../../nodes/Crew/methods/resourceMapping';
+import { useCrewService } from '../helpers/crewService';
+import { createExecuteFunctions, serializeError } from '../helpers/executeFunctions';
+import type { Credentials } from '../helpers/executeFunctions';
+
+const crew = useCrewService();
+
+async function loadFields(credentials: Credentials) {
+	const { context } = createExecuteFunctions({ parameters: { operation: 'kickoffAndWait' }, credentials });
+	return await getCrewInputs.call(context as unknown as ILoadOptionsFunctions);
+}
+
+describe('the editor\'s input fields (resource mapping)', () => {
+	it('makes one required text field per name in the documented answer', async () => {
+		crew.service.configure({ inputs: [{ name: 'budget' }, { name: 'travel dates' }] });
+		expect((await loadFields(crew.credentials)).fields).toEqual([
+			{ id: 'budget', displayName: 'budget', required: true, defaultMatch: false, display: true, type: 'string', canBeUsedToMatch: false },
+			{ id: 'travel dates', displayName: 'travel dates', required: true, defaultMatch: false, display: true, type: 'string', canBeUsedToMatch: false },
+		]);
+	});
+
+	it('keeps the type and required flag the answer with objects gives', async () => {
+		crew.service.configure({
+			inputsShape: 'objects',
+			inputs: [{ name: 'topic', type: 'string', required: true }, { name: 'age', type: 'integer', required: false }, { name: 'when', type: 'datetime' }],
+		});
+		const { fields } = await loadFields(crew.credentials);
+		expect(fields.map((field) => [field.id, field.type, field.required])).toEqual([
+			['topic', 'string', true],
+			['age', 'number', false],
+			['when', 'dateTime', true],
+		]);
+	});
+
+	it('shows why when the service refuses, instead of an empty list', async () => {
+		const error = await loadFields({ ...crew.credentials, token: 'reset-token-1' }).catch((caught: Error) => caught);
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toMatch(/answered 401 while reading the crew's inputs/);
+		expect(serializeError(error)).not.toContain('reset-token-1');
+	});
+
+	it('asks the service again on every refresh', async () => {
+		await loadFields(crew.credentials);
+		crew.service.configure({ inputs: [{ name: 'renamed' }] });
+		expect((await loadFields(crew.credentials)).fields.map((field) => field.id)).toEqual(['renamed']);
+		expect(crew.service.count('inputs')).toBe(2);
+	});
+});
