@@ -1,0 +1,168 @@
+/**
+ * Kickoff and Wait against the reference crew service over real HTTP on
+ * loopback, through the same fake IExecuteFunctions as the tests. Every figure
+ * is measured in this run; ratios are against the ideal (one crew's duration)
+ * and against a sequential baseline (kick off and wait item by item, as n8n's
+ * other start-and-wait nodes do) measured here too.
+ *
+ *   npm run bench            all scenarios (about three minutes)
+ *   npm run bench -- --quick  N up to 10, no 500-item memory run
+ */
+import { readCrewStatus } from '../nodes/Crew/crewStatus';
+import { createPollPolicy } from '../nodes/Crew/pollPolicy';
+import { waitForCompletion } from '../nodes/Crew/waitForCompletion';
+import { startCrewService } from '../test/crew-service';
+import type { CrewService, Run } from '../test/crew-service';
+import { items, runCrewNode } from '../test/helpers/executeFunctions';
+import type { Credentials } from '../test/helpers/executeFunctions';
+
+const DURATION_MS = 2_000;
+const POLL_INTERVAL_S = 0.5;
+const quick = process.argv.includes('--quick');
+
+interface Measurement {
+	wallMs: number;
+	detectionDelaysMs: number[];
+	statusRequestsPerKickoff: number;
+}
+
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)];
+};
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function kickoffAndWait(service: CrewService, credentials: Credentials, itemCount: number): Promise<{ wallMs: number; returnedAt: number; runs: Run[] }> {
+	const firstRun = service.runs.length;
+	const started = Date.now();
+	const { output } = await runCrewNode({
+		parameters: (itemIndex: number) => ({
+			operation: 'kickoffAndWait',
+			inputsMode: 'json',
+			inputsJson: JSON.stringify({ topic: `item ${itemIndex}` }),
+			options: { pollInterval: POLL_INTERVAL_S, timeout: 600, maxConcurrentKickoffs: 10 },
+		}),
+		credentials,
+		items: items(itemCount),
+	});
+	const returnedAt = Date.now();
+	const failed = output.filter((item) => item.json.state !== 'completed');
+	if (failed.length > 0) throw new Error(`${failed.length} items did not complete: ${JSON.stringify(failed[0].json)}`);
+	return { wallMs: returnedAt - started, returnedAt, runs: service.runs.slice(firstRun) };
+}
+
+async function measureBatch(service: CrewService, credentials: Credentials, itemCount: number): Promise<Measurement> {
+	const { wallMs, returnedAt, runs } = await kickoffAndWait(service, credentials, itemCount);
+	return {
+		wallMs,
+		detectionDelaysMs: runs.map((run) => returnedAt - (run.completesAt as number)),
+		statusRequestsPerKickoff: runs.reduce((sum, run) => sum + run.statusRequests, 0) / runs.length,
+	};
+}
+
+async function measureSequential(service: CrewService, credentials: Credentials, itemCount: number): Promise<number> {
+	const started = Date.now();
+	for (let item = 0; item < itemCount; item++) await kickoffAndWait(service, credentials, 1);
+	return Date.now() - started;
+}
+
+/** Status reads for one crew of the given length, on a simulated clock with the node's default policy. */
+async function simulatedStatusRequests(durationMs: number, pollIntervalMs: number): Promise<{ reads: number; detectionMs: number }> {
+	let clock = 0;
+	let reads = 0;
+	await waitForCompletion([{ itemIndex: 0, kickoffId: 'k', startedAt: 0 }], createPollPolicy(pollIntervalMs), 24 * 3_600_000, {
+		now: () => clock,
+		sleep: async (ms) => {
+			clock += ms;
+		},
+		isCancelled: () => false,
+		maxConcurrentReads: 1,
+		readStatus: async (kickoff) => {
+			reads++;
+			return { kind: 'status', status: readCrewStatus(kickoff.kickoffId, { state: clock >= durationMs ? 'SUCCESS' : 'RUNNING', result: 'r' }) };
+		},
+	});
+	return { reads, detectionMs: clock - durationMs };
+}
+
+async function peakMemory(service: CrewService, credentials: Credentials, itemCount: number) {
+	const gc = (global as { gc?: () => void }).gc;
+	gc?.();
+	const baseline = process.memoryUsage();
+	let peakHeap = baseline.heapUsed;
+	let peakRss = baseline.rss;
+	const sampler = setInterval(() => {
+		const now = process.memoryUsage();
+		peakHeap = Math.max(peakHeap, now.heapUsed);
+		peakRss = Math.max(peakRss, now.rss);
+	}, 20);
+	const { wallMs } = await kickoffAndWait(service, credentials, itemCount);
+	clearInterval(sampler);
+	// The reference service runs in this process too, so these figures include its share.
+	return { wallMs, heapGrowthMb: (peakHeap - baseline.heapUsed) / 1_048_576, rssGrowthMb: (peakRss - baseline.rss) / 1_048_576, peakRssMb: peakRss / 1_048_576 };
+}
+
+function verdict(ok: boolean) {
+	return ok ? 'PASS' : 'FAIL';
+}
+
+async function main() {
+	const service = await startCrewService({ durationMs: DURATION_MS });
+	const credentials = { baseUrl: service.url, token: service.tokens.organization };
+	const claims: string[] = [];
+	console.log(`Kickoff and Wait benchmark — Node ${process.version}, ${process.platform}/${process.arch}`);
+	console.log(`crews of D = ${DURATION_MS / 1000} s, poll interval ${POLL_INTERVAL_S} s, reference service on loopback\n`);
+
+	console.log('N    batch wall   wall/D   sequential wall   speed-up   detection median / max   status reads per kickoff');
+	for (const itemCount of quick ? [1, 10] : [1, 10, 50]) {
+		const batch = await measureBatch(service, credentials, itemCount);
+		const sequentialMs = await measureSequential(service, credentials, itemCount);
+		const ratio = batch.wallMs / DURATION_MS;
+		const speedUp = sequentialMs / batch.wallMs;
+		const delayMedian = median(batch.detectionDelaysMs);
+		console.log(
+			`${String(itemCount).padEnd(4)} ${seconds(batch.wallMs).padStart(10)}   ${ratio.toFixed(2).padStart(6)}   ${seconds(sequentialMs).padStart(15)}   ${speedUp.toFixed(1).padStart(7)}x   ${seconds(delayMedian).padStart(9)} / ${seconds(Math.max(...batch.detectionDelaysMs)).padEnd(9)}   ${batch.statusRequestsPerKickoff.toFixed(1)}`,
+		);
+		if (itemCount === 50) {
+			claims.push(`${verdict(ratio < 2)} N=50 wall/D = ${ratio.toFixed(2)} (claim: < 2.0)`);
+			claims.push(`${verdict(speedUp >= 20)} N=50 speed-up over sequential = ${speedUp.toFixed(1)}x (claim: >= 20x)`);
+		}
+		if (itemCount === 10 || itemCount === 50) {
+			claims.push(`${verdict(delayMedian <= POLL_INTERVAL_S * 1000)} N=${itemCount} median detection delay = ${seconds(delayMedian)} (claim: <= poll interval ${POLL_INTERVAL_S} s)`);
+		}
+	}
+
+	const mixedDurations = [500, 1_000, 1_500, 2_000, 2_500, 3_000, 4_000];
+	service.configure({ plan: ({ index }) => ({ durationMs: mixedDurations[index % mixedDurations.length] }) });
+	service.reset();
+	const mixed = await measureBatch(service, credentials, 21);
+	service.reset();
+	const mixedSequential = await measureSequential(service, credentials, 21);
+	console.log(
+		`\nmixed durations 0.5–4 s, N=21: batch ${seconds(mixed.wallMs)} = ${(mixed.wallMs / 4_000).toFixed(2)} x the slowest crew; sequential ${seconds(mixedSequential)}; speed-up ${(mixedSequential / mixed.wallMs).toFixed(1)}x`,
+	);
+	service.configure({ plan: undefined });
+
+	console.log('\nstatus reads per kickoff with the default poll interval (2 s), simulated clock:');
+	for (const durationMs of [2_000, 60_000, 600_000, 3_600_000]) {
+		const { reads, detectionMs } = await simulatedStatusRequests(durationMs, 2_000);
+		console.log(`  crew of ${String(durationMs / 1000).padStart(5)} s: ${String(reads).padStart(4)} status reads, finish noticed ${seconds(detectionMs)} after it`);
+	}
+
+	if (!quick) {
+		service.reset();
+		const memory = await peakMemory(service, credentials, 500);
+		console.log(
+			`\n500 items x ${DURATION_MS / 1000} s: ${seconds(memory.wallMs)} wall; peak heap growth ${memory.heapGrowthMb.toFixed(1)} MB, peak RSS growth ${memory.rssGrowthMb.toFixed(1)} MB (peak RSS ${memory.peakRssMb.toFixed(0)} MB, service included)`,
+		);
+	}
+
+	await service.close();
+	console.log(`\n${claims.join('\n')}`);
+	if (claims.some((claim) => claim.startsWith('FAIL'))) process.exitCode = 1;
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exitCode = 1;
+});
