@@ -56,3 +56,12 @@ export function parseRetryAfter(header: unknown, nowMs: number): number | undefi
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - nowMs);
 }
+
+/**
+ * How long one status read may take while waiting. A read that hangs is given
+ * up as a passing failure and asked again, so it must not eat the wait: ten
+ * poll intervals, between 5 and 30 seconds.
+ */
+export function statusReadTimeout(pollIntervalMs: number): number {
+	return Math.min(30_000, Math.max(5_000, pollIntervalMs * 10));
+}

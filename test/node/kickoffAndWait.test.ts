@@ -95,21 +95,6 @@ describe('Kickoff and Wait', () => {
 		expect(output[0].json.state).toBe('completed');
 	});
 
-	it.each([
-		['a 500', { kind: 'status', status: 500 } as const],
-		['a 502 HTML page', { kind: 'status', status: 502, contentType: 'text/html', body: '<html><title>Bad Gateway</title></html>' } as const],
-		['a 503 with Retry-After', { kind: 'status', status: 503, headers: { 'Retry-After': '1' } } as const],
-		['a 429 with Retry-After', { kind: 'status', status: 429, headers: { 'Retry-After': '1' } } as const],
-		['a dropped connection', { kind: 'reset' } as const],
-		['a body that is not JSON', { kind: 'notJson' } as const],
-		['an empty 200', { kind: 'emptyBody' } as const],
-	])('recovers from %s while polling, with exactly one kickoff', async (_, fault) => {
-		crew.service.injectFault({ route: 'status', times: 2, ...fault });
-		const { output } = await runCrewNode({ parameters: waitFor('{"topic": "AI"}'), credentials: crew.credentials });
-		expect(output[0].json.state).toBe('completed');
-		expect(crew.service.count('kickoff', 'POST')).toBe(1);
-	});
-
 	it('ends the item at once when the token is refused while polling', async () => {
 		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
 		crew.service.injectFault({ route: 'status', kind: 'status', status: 401, times: 5 });

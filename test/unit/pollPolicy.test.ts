@@ -1,4 +1,4 @@
-import { createPollPolicy, nextPollDelay, parseRetryAfter, retryDelay } from '../../nodes/Crew/pollPolicy';
+import { createPollPolicy, nextPollDelay, parseRetryAfter, retryDelay, statusReadTimeout } from '../../nodes/Crew/pollPolicy';
 
 describe('nextPollDelay', () => {
 	const policy = createPollPolicy(2_000);
@@ -53,5 +53,13 @@ describe('parseRetryAfter', () => {
 	it('reads nothing from a missing or unreadable header', () => {
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+});
+
+describe('statusReadTimeout', () => {
+	it('gives a read ten poll intervals, between 5 and 30 seconds', () => {
+		expect(statusReadTimeout(100)).toBe(5_000);
+		expect(statusReadTimeout(2_000)).toBe(20_000);
+		expect(statusReadTimeout(10_000)).toBe(30_000);
 	});
 });

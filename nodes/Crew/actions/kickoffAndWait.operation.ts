@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../concurrency';
 import { readCrewStatus } from '../crewStatus';
-import { createPollPolicy, MAX_POLL_INTERVAL_MS } from '../pollPolicy';
+import { createPollPolicy, MAX_POLL_INTERVAL_MS, statusReadTimeout } from '../pollPolicy';
 import { crewAnswerError } from '../transport/crewErrors';
 import { getCrewConnection, isPassingFailure, isSuccess, requestCrewStatus, retryAfterOf } from '../transport';
 import type { CrewConnection } from '../transport';
@@ -112,9 +112,10 @@ function outcomeToItem(context: IExecuteFunctions, kickoff: RunningKickoff, outc
 	}
 }
 
-function statusReader(context: IExecuteFunctions, connection: CrewConnection) {
+function statusReader(context: IExecuteFunctions, connection: CrewConnection, pollIntervalMs: number) {
+	const timeoutMs = statusReadTimeout(pollIntervalMs);
 	return async (kickoff: RunningKickoff): Promise<StatusReading> => {
-		const answer = await requestCrewStatus(context, connection, kickoff.kickoffId);
+		const answer = await requestCrewStatus(context, connection, kickoff.kickoffId, timeoutMs);
 		if (isSuccess(answer)) return { kind: 'status', status: readCrewStatus(kickoff.kickoffId, answer.body) };
 		const error = crewAnswerError(context.getNode(), answer, {
 			action: 'getStatus',
@@ -158,7 +159,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	const waitOutcomes = connection
 		? await waitForCompletion(running, createPollPolicy(settings.pollIntervalMs), deadline, {
-				readStatus: statusReader(this, connection),
+				readStatus: statusReader(this, connection, settings.pollIntervalMs),
 				now: tools.now,
 				sleep: tools.sleep,
 				isCancelled: tools.isCancelled,

@@ -153,15 +153,16 @@ export async function requestCrewStatus(
 	context: CrewContext,
 	connection: CrewConnection,
 	kickoffId: string,
+	timeoutMs: number = REQUEST_TIMEOUT_MS,
 ): Promise<CrewAnswer> {
 	const first = statusSpellings.get(connection.baseUrl) ?? 'contract';
 	const second: StatusSpelling = first === 'contract' ? 'wild' : 'contract';
-	const answer = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(first, kickoffId) });
+	const answer = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(first, kickoffId), timeoutMs });
 	if (answer.kind !== 'http' || answer.statusCode !== 404) {
 		if (isSuccess(answer)) statusSpellings.set(connection.baseUrl, first);
 		return answer;
 	}
-	const fallback = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(second, kickoffId) });
+	const fallback = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(second, kickoffId), timeoutMs });
 	if (isSuccess(fallback)) statusSpellings.set(connection.baseUrl, second);
 	// Both spellings said 404: the first answer stands.
 	return fallback.kind === 'http' && fallback.statusCode === 404 ? answer : fallback;
