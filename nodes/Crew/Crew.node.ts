@@ -16,7 +16,8 @@ export class Crew implements INodeType {
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle:
+			'={{ {"getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait"}[$parameter["operation"]] }}',
 		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
 		defaults: { name: 'Crew' },
 		usableAsTool: true,

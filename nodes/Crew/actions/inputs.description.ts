@@ -59,7 +59,7 @@ export const inputsFields: INodeProperties[] = [
 ];
 
 /** Kickoff options both starting operations offer: the service's optional kickoff fields. */
-export const kickoffOptions: INodeProperties[] = [
+const kickoffOptions: INodeProperties[] = [
 	{
 		displayName: 'Crew Webhook URL',
 		name: 'crewWebhookUrl',
@@ -92,3 +92,16 @@ export const kickoffOptions: INodeProperties[] = [
 		description: 'URL the service calls as each task finishes',
 	},
 ];
+
+/** The Options collection of a starting operation: the kickoff options plus its own, in alphabetical order. */
+export function startingOptions(operation: string, ownOptions: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { operation: [operation] } },
+		options: [...kickoffOptions, ...ownOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}

@@ -1,21 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getCrewConnection } from '../transport';
-import { kickoffOptions } from './inputs.description';
+import { startingOptions } from './inputs.description';
 import type { OperationTools } from './operationTools';
 import { readKickoffBody, startCrew } from './startCrew';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { operation: ['kickoff'] } },
-		options: kickoffOptions,
-	},
-];
+export const description: INodeProperties[] = [startingOptions('kickoff')];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
 	const body = readKickoffBody(this, itemIndex);

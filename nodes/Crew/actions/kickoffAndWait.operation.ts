@@ -9,7 +9,7 @@ import { getCrewConnection, isPassingFailure, isSuccess, requestCrewStatus, retr
 import type { CrewConnection } from '../transport';
 import { waitForCompletion } from '../waitForCompletion';
 import type { RunningKickoff, StatusReading, WaitOutcome } from '../waitForCompletion';
-import { kickoffOptions } from './inputs.description';
+import { startingOptions } from './inputs.description';
 import type { ItemOutcome, OperationTools } from './operationTools';
 import { readKickoffBody, startCrew } from './startCrew';
 
@@ -21,41 +21,32 @@ export const DEFAULT_MAX_CONCURRENT_KICKOFFS = 10;
 const MAX_CONCURRENT_STATUS_READS = 20;
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { operation: ['kickoffAndWait'] } },
-		options: [
-			...kickoffOptions,
-			{
-				displayName: 'Max Concurrent Kickoffs',
-				name: 'maxConcurrentKickoffs',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100 },
-				default: DEFAULT_MAX_CONCURRENT_KICKOFFS,
-				description: 'How many kickoff requests are in flight at once when there are many items. The crews themselves all run at the same time.',
-			},
-			{
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: 0.1, numberPrecision: 1 },
-				default: DEFAULT_POLL_INTERVAL_SECONDS,
-				description: `Wait between status reads of a running crew. After 30 seconds the wait grows gently, up to ${MAX_POLL_INTERVAL_MS / 1000} seconds, so a finished crew is noticed within that.`,
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS },
-				default: DEFAULT_TIMEOUT_SECONDS,
-				description: `How long to wait for all crews together, counted from the first kickoff. Crews still running then are not stopped: their items get an error with the kickoff ID, to read later with Get Status. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
-			},
-		],
-	},
+	startingOptions('kickoffAndWait', [
+		{
+			displayName: 'Max Concurrent Kickoffs',
+			name: 'maxConcurrentKickoffs',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100 },
+			default: DEFAULT_MAX_CONCURRENT_KICKOFFS,
+			description: 'How many kickoff requests are in flight at once when there are many items. The crews themselves all run at the same time.',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			default: DEFAULT_POLL_INTERVAL_SECONDS,
+			description: `Wait between status reads of a running crew. After 30 seconds the wait grows gently, up to ${MAX_POLL_INTERVAL_MS / 1000} seconds, so a finished crew is noticed within that.`,
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description: `How long to wait for all crews together, counted from the first kickoff. Crews still running then are not stopped: their items get an error with the kickoff ID, to read later with Get Status. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
+		},
+	]),
 ];
 
 interface WaitOptions {
