@@ -6,6 +6,7 @@ import * as getStatus from './actions/getStatus.operation';
 import { inputsFields } from './actions/inputs.description';
 import * as kickoff from './actions/kickoff.operation';
 import * as kickoffAndWait from './actions/kickoffAndWait.operation';
+import * as resume from './actions/resume.operation';
 import { route } from './actions/router';
 import { getCrewInputs } from './methods/resourceMapping';
 
@@ -17,7 +18,7 @@ export class Crew implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle:
-			'={{ {"getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait"}[$parameter["operation"]] }}',
+			'={{ {"getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume"}[$parameter["operation"]] }}',
 		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
 		defaults: { name: 'Crew' },
 		usableAsTool: true,
@@ -55,6 +56,12 @@ export class Crew implements INodeType {
 						description: 'Start the crew for every item and wait for the results',
 						action: 'Kick off a crew and wait for the result',
 					},
+					{
+						name: 'Resume',
+						value: 'resume',
+						description: 'Approve or reject the task a crew paused on for human input',
+						action: 'Resume a crew paused for human input',
+					},
 				],
 				default: 'kickoffAndWait',
 			},
@@ -63,6 +70,7 @@ export class Crew implements INodeType {
 			...inputsFields,
 			...kickoff.description,
 			...kickoffAndWait.description,
+			...resume.description,
 		],
 	};
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** The four states the node reports, whatever spelling the service used. */
-export type CrewState = 'pending' | 'running' | 'completed' | 'failed';
+/** The states the node reports, whatever spelling the service used. */
+export type CrewState = 'pending' | 'running' | 'paused' | 'completed' | 'failed';
 
 /** The normalized status record that Get Status and Kickoff and Wait output. */
 export interface CrewStatus extends IDataObject {
@@ -13,6 +13,8 @@ export interface CrewStatus extends IDataObject {
 	result_json: IDataObject | null;
 	/** Why the crew failed, when it failed; otherwise null. */
 	error: string | null;
+	/** The task waiting for a human's feedback, when the crew is paused; otherwise null. */
+	task_id: string | null;
 	/** The record exactly as the service sent it. */
 	response: IDataObject;
 }
@@ -24,6 +26,9 @@ const FAILED_STATES = new Set(['failed', 'failure', 'error', 'revoked']);
 // `NOT FOUND` is what a Celery-style backend says before a run is registered,
 // so it is read as not started yet; the timeout bounds a run that never appears.
 const PENDING_STATES = new Set(['pending', 'queued', 'not found']);
+// The hosted service pauses a crew for human input under a spelling nobody
+// has published; these words are what such a state would carry.
+const PAUSED_WORDS = /human|paused|awaiting|waiting_for_input|input_required/;
 
 export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,6 +44,7 @@ export function readCrewState(record: IDataObject): CrewState {
 	if (COMPLETED_STATES.has(word)) return 'completed';
 	if (FAILED_STATES.has(word)) return 'failed';
 	if (PENDING_STATES.has(word)) return 'pending';
+	if (PAUSED_WORDS.test(word)) return 'paused';
 	// Started, running and every word not known yet: still going. A crew that
 	// never leaves such a state is ended by the caller's timeout, not here.
 	return 'running';
@@ -89,6 +95,7 @@ export function readCrewStatus(kickoffId: string, body: unknown): CrewStatus {
 		result: state === 'completed' ? readFinalOutput(record) : null,
 		result_json: state === 'completed' ? resultJson : null,
 		error: state === 'failed' ? readFailureReason(record) : null,
+		task_id: state === 'paused' ? (nonEmptyText(record.task_id) ?? null) : null,
 		response,
 	};
 }

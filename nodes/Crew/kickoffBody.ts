@@ -82,21 +82,60 @@ export function findMissingInputs(requiredNames: string[], inputs: Record<string
 	return requiredNames.filter((name) => inputs[name] === undefined || inputs[name].trim() === '');
 }
 
-export interface KickoffOptions {
-	meta?: unknown;
+export interface WebhookUrls {
 	taskWebhookUrl?: string;
 	stepWebhookUrl?: string;
 	crewWebhookUrl?: string;
+}
+
+export interface KickoffOptions extends WebhookUrls {
+	meta?: unknown;
+	webhookSecret?: string;
+}
+
+/**
+ * Where the Crew Trigger looks for its shared secret. The service sends no
+ * header of ours, but it echoes `meta` in every webhook call, so meta carries it.
+ */
+export const WEBHOOK_SECRET_FIELD = 'webhook_secret';
+
+/** The webhook URLs that are set, trimmed, as the service's body fields. */
+export function webhookFields(urls: WebhookUrls): IDataObject {
+	const fields: IDataObject = {};
+	for (const key of ['taskWebhookUrl', 'stepWebhookUrl', 'crewWebhookUrl'] as const) {
+		const url = urls[key]?.trim();
+		if (url) fields[key] = url;
+	}
+	return fields;
 }
 
 /** The body of `POST /kickoff`: the inputs, plus `meta` and the webhook URLs when set. */
 export function buildKickoffBody(inputs: Record<string, string>, options: KickoffOptions): IDataObject {
 	const body: IDataObject = { inputs };
 	const meta = parseJsonObject(options.meta, 'Meta');
+	const secret = options.webhookSecret?.trim();
+	if (secret) meta[WEBHOOK_SECRET_FIELD] = secret;
 	if (Object.keys(meta).length > 0) body.meta = meta;
-	for (const key of ['taskWebhookUrl', 'stepWebhookUrl', 'crewWebhookUrl'] as const) {
-		const url = options[key]?.trim();
-		if (url) body[key] = url;
-	}
-	return body;
+	return { ...body, ...webhookFields(options) };
+}
+
+export interface ResumeRequest extends WebhookUrls {
+	kickoffId: string;
+	taskId: string;
+	humanFeedback: string;
+	isApprove: boolean;
+}
+
+/**
+ * The body of `POST /resume`. The service does not carry the kickoff's webhook
+ * URLs over to the resumed run, so they are sent again here.
+ */
+export function buildResumeBody(request: ResumeRequest): IDataObject {
+	return {
+		execution_id: request.kickoffId,
+		task_id: request.taskId,
+		human_feedback: request.humanFeedback,
+		is_approve: request.isApprove,
+		...webhookFields(request),
+	};
 }

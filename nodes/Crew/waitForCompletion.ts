@@ -23,6 +23,8 @@ export type StatusReading =
 export type WaitOutcome =
 	| { kind: 'completed'; status: CrewStatus }
 	| { kind: 'failed'; status: CrewStatus }
+	/** Waiting for a human: only a Resume can move it on, so waiting longer is pointless. */
+	| { kind: 'paused'; status: CrewStatus }
 	| { kind: 'error'; error: Error }
 	| { kind: 'timedOut'; lastStatus?: CrewStatus; lastError?: Error }
 	| { kind: 'cancelled'; lastStatus?: CrewStatus };
@@ -82,6 +84,7 @@ export async function waitForCompletion(
 			const { status } = reading;
 			if (status.state === 'completed') return settle(position, { kind: 'completed', status });
 			if (status.state === 'failed') return settle(position, { kind: 'failed', status });
+			if (status.state === 'paused') return settle(position, { kind: 'paused', status });
 			watch.lastStatus = status;
 			watch.consecutiveFailures = 0;
 			delay = nextPollDelay(policy, readAt - watch.kickoff.startedAt, watch.lastDelayMs);

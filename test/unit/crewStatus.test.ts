@@ -9,6 +9,7 @@ describe('readCrewStatus: the wild (Celery-like) dialect', () => {
 			result: null,
 			result_json: null,
 			error: null,
+			task_id: null,
 			response: record,
 		});
 	});
@@ -63,6 +64,20 @@ describe('readCrewStatus: the documented dialect', () => {
 
 	it('gives a reason even when a failed record has none', () => {
 		expect(readCrewStatus('k', { status: 'revoked' }).error).toContain('revoked');
+	});
+});
+
+describe('readCrewStatus: a crew paused for human input', () => {
+	it.each([
+		['the wild dialect', { state: 'PENDING_HUMAN_INPUT', task_id: 'research_task', result: 'draft' }],
+		['the documented dialect', { status: 'pending_human_input', task_id: 'research_task', output: 'draft' }],
+		['another plausible spelling', { status: 'awaiting_human_input', task_id: 'research_task' }],
+	])('reads %s as paused, naming the task', (_, record) => {
+		expect(readCrewStatus('k', record)).toMatchObject({ state: 'paused', task_id: 'research_task', result: null, error: null });
+	});
+
+	it('reads PAUSED without a task as paused with no task', () => {
+		expect(readCrewStatus('k', { state: 'PAUSED' })).toMatchObject({ state: 'paused', task_id: null });
 	});
 });
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toInputText, toWireInputs } from '../../nodes/Crew/kickoffBody';
+import { buildKickoffBody, buildResumeBody, findMissingInputs, InvalidParameterError, parseJsonObject, toInputText, toWireInputs } from '../../nodes/Crew/kickoffBody';
 
 describe('parseJsonObject', () => {
 	it('accepts a JSON string, an object, and empty values', () => {
@@ -71,5 +71,19 @@ describe('buildKickoffBody', () => {
 
 	it('rejects a meta that is not an object', () => {
 		expect(() => buildKickoffBody({}, { meta: '[1]' })).toThrow(/Meta must be a JSON object/);
+	});
+});
+
+describe('the webhook secret', () => {
+	it('travels in meta, beside the user\'s own meta', () => {
+		expect(buildKickoffBody({}, { meta: '{"run": 1}', webhookSecret: ' s3cret ' })).toEqual({ inputs: {}, meta: { run: 1, webhook_secret: 's3cret' } });
+	});
+});
+
+describe('buildResumeBody', () => {
+	it('sends the service\'s field names, and the webhook URLs again', () => {
+		expect(
+			buildResumeBody({ kickoffId: 'k1', taskId: 'research_task', humanFeedback: 'Looks good', isApprove: true, crewWebhookUrl: 'https://h/crew', taskWebhookUrl: '' }),
+		).toEqual({ execution_id: 'k1', task_id: 'research_task', human_feedback: 'Looks good', is_approve: true, crewWebhookUrl: 'https://h/crew' });
 	});
 });

@@ -124,6 +124,16 @@ describe('waitForCompletion', () => {
 		expect((outcome as { lastError: Error }).lastError.message).toBe('503 again');
 	});
 
+	it('stops waiting for a crew paused for human input, and reports it as paused', async () => {
+		const world = simulatedWorld();
+		const outcomes = await waitForCompletion([kickoff(0), kickoff(1)], createPollPolicy(1_000), 3_600_000, world.dependencies((k, at) =>
+			k.itemIndex === 0 ? crewLasting(2_000, { state: 'PENDING_HUMAN_INPUT', task_id: 'review' })(k, at) : crewLasting(5_000)(k, at),
+		));
+		expect(outcomes[0]).toMatchObject({ kind: 'paused', status: { state: 'paused', task_id: 'review' } });
+		expect(outcomes[1].kind).toBe('completed');
+		expect(world.polls.filter((poll) => poll.kickoffId === 'k0')).toHaveLength(2);
+	});
+
 	it('ends an item at once on a fatal reading, and goes on with the others', async () => {
 		const world = simulatedWorld();
 		const outcomes = await waitForCompletion([kickoff(0), kickoff(1)], createPollPolicy(1_000), 60_000, world.dependencies((k, at) =>

@@ -58,8 +58,8 @@ export const inputsFields: INodeProperties[] = [
 	},
 ];
 
-/** Kickoff options both starting operations offer: the service's optional kickoff fields. */
-const kickoffOptions: INodeProperties[] = [
+/** The service calls these as the crew progresses; a resumed crew needs them given again. */
+export const webhookUrlOptions: INodeProperties[] = [
 	{
 		displayName: 'Crew Webhook URL',
 		name: 'crewWebhookUrl',
@@ -67,13 +67,6 @@ const kickoffOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://example.com/webhook/crew-finished',
 		description: 'URL the service calls once the whole crew has finished',
-	},
-	{
-		displayName: 'Meta',
-		name: 'meta',
-		type: 'json',
-		default: '{}',
-		description: 'A JSON object the service stores with the kickoff and echoes in every webhook call, e.g. to tell runs apart',
 	},
 	{
 		displayName: 'Step Webhook URL',
@@ -93,8 +86,33 @@ const kickoffOptions: INodeProperties[] = [
 	},
 ];
 
-/** The Options collection of a starting operation: the kickoff options plus its own, in alphabetical order. */
+/** Kickoff options both starting operations offer: the service's optional kickoff fields. */
+const kickoffOptions: INodeProperties[] = [
+	...webhookUrlOptions,
+	{
+		displayName: 'Meta',
+		name: 'meta',
+		type: 'json',
+		default: '{}',
+		description: 'A JSON object the service stores with the kickoff and echoes in every webhook call, e.g. to tell runs apart',
+	},
+	{
+		displayName: 'Webhook Secret',
+		name: 'webhookSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'A secret the Crew Trigger checks, so that it accepts only calls from your own kickoffs. Sent in meta.webhook_secret, which the service echoes in every webhook call.',
+	},
+];
+
+/** The Options collection of a starting operation: the kickoff options plus its own. */
 export function startingOptions(operation: string, ownOptions: INodeProperties[] = []): INodeProperties {
+	return optionsCollection(operation, [...kickoffOptions, ...ownOptions]);
+}
+
+/** An operation's Options collection, in the alphabetical order n8n's lint expects. */
+export function optionsCollection(operation: string, options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -102,6 +120,6 @@ export function startingOptions(operation: string, ownOptions: INodeProperties[]
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show: { operation: [operation] } },
-		options: [...kickoffOptions, ...ownOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }

@@ -70,6 +70,7 @@ function outcomeToItem(context: IExecuteFunctions, kickoff: RunningKickoff, outc
 	const node = context.getNode();
 	switch (outcome.kind) {
 		case 'completed':
+		case 'paused':
 			return { json: outcome.status };
 		case 'failed':
 			return {

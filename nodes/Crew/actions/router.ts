@@ -5,9 +5,10 @@ import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';
 import * as kickoff from './kickoff.operation';
 import * as kickoffAndWait from './kickoffAndWait.operation';
+import * as resume from './resume.operation';
 import type { ItemOutcome, OperationTools } from './operationTools';
 
-export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait';
+export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume';
 
 type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
 
@@ -15,6 +16,7 @@ const perItemOperations: Record<Exclude<CrewOperation, 'kickoffAndWait'>, PerIte
 	getInputs: getInputs.execute,
 	kickoff: kickoff.execute,
 	getStatus: getStatus.execute,
+	resume: resume.execute,
 };
 
 function createTools(context: IExecuteFunctions): OperationTools {

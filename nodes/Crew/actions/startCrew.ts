@@ -6,13 +6,8 @@ import { isPlainObject } from '../crewStatus';
 import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs } from '../kickoffBody';
 import type { KickoffOptions } from '../kickoffBody';
 import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
-import { sendCrewRequest } from '../transport';
-import type { CrewAnswer, CrewConnection } from '../transport';
-
-/** A 429 means the kickoff was not processed, so it alone may be sent again, this often at most. */
-const RATE_LIMITED_ATTEMPTS = 4;
-const RATE_LIMITED_WAIT_MS = 2_000;
-const MAX_RATE_LIMITED_WAIT_MS = 60_000;
+import type { CrewConnection } from '../transport';
+import { postAtMostOnce } from '../transport/postOnce';
 
 /** The inputs of one item, in the mode the user chose, as the text values the service takes. */
 function readInputs(context: IExecuteFunctions, itemIndex: number): Record<string, string> {
@@ -60,9 +55,8 @@ export interface StartedCrew {
 }
 
 /**
- * Sends `POST /kickoff` for one item. A kickoff is not idempotent, so it is
- * sent again only after a 429, which says the request was not processed;
- * after a network error or a 5xx the crew may be running, and the error says so.
+ * Sends `POST /kickoff` for one item. A kickoff is not idempotent: after a
+ * network error or a 5xx the crew may be running, and the error says so.
  */
 export async function startCrew(
 	context: IExecuteFunctions,
@@ -71,11 +65,7 @@ export async function startCrew(
 	body: IDataObject,
 	sleep: Sleep,
 ): Promise<StartedCrew> {
-	let answer: CrewAnswer = await sendCrewRequest(context, connection, { method: 'POST', path: '/kickoff', body });
-	for (let attempt = 1; attempt < RATE_LIMITED_ATTEMPTS && answer.kind === 'http' && answer.statusCode === 429; attempt++) {
-		await sleep(Math.min(answer.retryAfterMs ?? RATE_LIMITED_WAIT_MS * attempt, MAX_RATE_LIMITED_WAIT_MS));
-		answer = await sendCrewRequest(context, connection, { method: 'POST', path: '/kickoff', body });
-	}
+	const answer = await postAtMostOnce(context, connection, '/kickoff', body, sleep);
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
 		throw crewAnswerError(context.getNode(), answer, errorContext);

@@ -5,7 +5,7 @@ import { readMissingInputs, readServiceMessage } from './serviceMessage';
 import type { CrewAnswer, HttpAnswer, NetworkFailure } from './index';
 
 /** What the failed request was for: it decides which advice the user gets. */
-export type CrewAction = 'getInputs' | 'kickoff' | 'getStatus';
+export type CrewAction = 'getInputs' | 'kickoff' | 'getStatus' | 'resume';
 
 export interface ErrorContext {
 	action: CrewAction;
@@ -26,10 +26,14 @@ const ACTION_WORDS: Record<CrewAction, string> = {
 	getInputs: 'reading the crew\'s inputs',
 	kickoff: 'starting the crew',
 	getStatus: 'reading the crew\'s status',
+	resume: 'resuming the crew',
 };
 
 function adviceFor(answer: HttpAnswer, context: ErrorContext, missingInputs: string[]): string {
 	const { statusCode } = answer;
+	if (context.action === 'resume' && (statusCode === 400 || statusCode === 409)) {
+		return 'Only a crew paused for human input can be resumed, with the ID of the task it waits on. Get Status shows the state and the task_id of a paused crew.';
+	}
 	if (statusCode === 400) {
 		return 'The service rejected the format of the inputs. Every input must be a text value; check the Inputs of this node against Get Inputs.';
 	}
@@ -37,7 +41,7 @@ function adviceFor(answer: HttpAnswer, context: ErrorContext, missingInputs: str
 		return 'Check the bearer token in the Crew API credential. Copy the current token from the crew\'s Status tab in the dashboard: resetting a token there stops the old one at once.';
 	}
 	if (statusCode === 404) {
-		return context.action === 'getStatus'
+		return context.action === 'getStatus' || context.action === 'resume'
 			? 'Check the kickoff ID (it is the kickoff_id a Kickoff returned) and that the credential\'s Base URL is the address of the crew that ran it.'
 			: 'Check the Base URL in the Crew API credential: it must be this crew\'s own API address, as shown on its dashboard.';
 	}
@@ -49,10 +53,14 @@ function adviceFor(answer: HttpAnswer, context: ErrorContext, missingInputs: str
 	if (statusCode === 429) {
 		return 'The service is limiting requests. Wait and run again, or start fewer crews at once.';
 	}
+	if (statusCode >= 500 && context.action === 'kickoff') {
+		return 'The service failed. The crew may or may not have started: check the crew\'s executions in the dashboard before starting it again, and contact the service\'s support if this persists.';
+	}
+	if (statusCode >= 500 && context.action === 'resume') {
+		return 'The service failed. The crew may or may not have been resumed: Get Status with this kickoff ID shows whether it is still paused. Contact the service\'s support if this persists.';
+	}
 	if (statusCode >= 500) {
-		return context.action === 'kickoff'
-			? 'The service failed. The crew may or may not have started: check the crew\'s executions in the dashboard before starting it again, and contact the service\'s support if this persists.'
-			: 'The service failed. Run again later, and contact the service\'s support if this persists.';
+		return 'The service failed. Run again later, and contact the service\'s support if this persists.';
 	}
 	return 'The service answered in a way the node does not expect. Check the Base URL and the token in the Crew API credential.';
 }
@@ -97,6 +105,9 @@ export function networkFailureError(node: INode, failure: NetworkFailure, contex
 	} else {
 		summary = `The connection to the crew service${where} failed while ${ACTION_WORDS[context.action]} (${failure.code}: ${failure.message})`;
 		advice = 'The network or the service dropped the request. Run again later.';
+	}
+	if (context.action === 'resume') {
+		advice = 'The request may have reached the service, so the crew may or may not have been resumed; it was not sent again. Get Status with this kickoff ID shows whether it is still paused.';
 	}
 	if (context.action === 'kickoff') {
 		advice = 'The request may have reached the service, so the crew may or may not have started; it was not sent again, because a second kickoff starts a second run. Check the crew\'s executions in the dashboard before starting it again.';

@@ -1,0 +1,30 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Sleep } from '../cancellableSleep';
+import { sendCrewRequest } from './index';
+import type { CrewAnswer, CrewConnection, CrewContext } from './index';
+
+/** A 429 says the request was not processed, so it alone may be sent again, this often at most. */
+const RATE_LIMITED_ATTEMPTS = 4;
+const RATE_LIMITED_WAIT_MS = 2_000;
+const MAX_RATE_LIMITED_WAIT_MS = 60_000;
+
+/**
+ * Sends a POST that must not take effect twice (a kickoff starts a crew, a
+ * resume moves one on). It is sent again only after a 429; after a network
+ * error or a 5xx it may have taken effect, so the caller reports, not retries.
+ */
+export async function postAtMostOnce(
+	context: CrewContext,
+	connection: CrewConnection,
+	path: string,
+	body: IDataObject,
+	sleep: Sleep,
+): Promise<CrewAnswer> {
+	let answer = await sendCrewRequest(context, connection, { method: 'POST', path, body });
+	for (let attempt = 1; attempt < RATE_LIMITED_ATTEMPTS && answer.kind === 'http' && answer.statusCode === 429; attempt++) {
+		await sleep(Math.min(answer.retryAfterMs ?? RATE_LIMITED_WAIT_MS * attempt, MAX_RATE_LIMITED_WAIT_MS));
+		answer = await sendCrewRequest(context, connection, { method: 'POST', path, body });
+	}
+	return answer;
+}

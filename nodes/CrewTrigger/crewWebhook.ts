@@ -1,0 +1,46 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isPlainObject } from '../Crew/crewStatus';
+import { WEBHOOK_SECRET_FIELD } from '../Crew/kickoffBody';
+
+/** What the service calls back about: the whole crew finished, a task finished, or an agent took a step. */
+export type CrewEvent = 'crew' | 'task' | 'step';
+
+const has = (payload: IDataObject, ...keys: string[]) => keys.some((key) => key in payload);
+
+/**
+ * Tells the three payloads apart by their fields (field notes): the service
+ * posts them all the same way, and users may paste one URL into all three
+ * webhook options.
+ */
+export function classifyCrewEvent(payload: IDataObject): CrewEvent | undefined {
+	if (has(payload, 'expected_output', 'description', 'summary', 'output_json')) return 'task';
+	if (has(payload, 'thought', 'tool', 'tool_input', 'prompt')) return 'step';
+	if (has(payload, 'token_usage', 'result', 'result_json', 'error')) return 'crew';
+	return undefined;
+}
+
+/** Compares every character, so the time taken does not tell how much of a guess was right. */
+function sameText(given: string, expected: string): boolean {
+	if (given.length !== expected.length) return false;
+	let difference = 0;
+	for (let index = 0; index < expected.length; index++) difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
+	return difference === 0;
+}
+
+/** True when no secret is set, or when the payload's meta carries the same one. */
+export function carriesSecret(payload: IDataObject, secret: string): boolean {
+	if (secret === '') return true;
+	const given = isPlainObject(payload.meta) ? payload.meta[WEBHOOK_SECRET_FIELD] : undefined;
+	return typeof given === 'string' && sameText(given, secret);
+}
+
+/** The item the trigger emits: the payload as sent, the event, kickoff_id and meta on top, the secret left out. */
+export function toTriggerItem(event: CrewEvent, payload: IDataObject): IDataObject {
+	let meta = payload.meta ?? null;
+	if (isPlainObject(meta) && WEBHOOK_SECRET_FIELD in meta) {
+		const { [WEBHOOK_SECRET_FIELD]: _secret, ...rest } = meta;
+		meta = rest;
+	}
+	return { event, ...payload, kickoff_id: payload.kickoff_id ?? null, meta };
+}

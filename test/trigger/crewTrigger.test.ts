@@ -1,0 +1,27 @@
+import { callCrewTrigger } from '../helpers/webhookFunctions';
+
+const crewPayload = { kickoff_id: 'k1', result: 'Final', result_json: null, token_usage: { total_tokens: 1 }, meta: { webhook_secret: 's3cret', run: 7 } };
+
+describe('Crew Trigger', () => {
+	it('starts the workflow with the crew\'s result, secret removed', async () => {
+		const { result } = await callCrewTrigger(crewPayload, { events: ['crew'], secret: 's3cret' });
+		expect(result.workflowData).toEqual([[{ json: { event: 'crew', kickoff_id: 'k1', result: 'Final', result_json: null, token_usage: { total_tokens: 1 }, meta: { run: 7 } } }]]);
+	});
+
+	it('refuses a call without the secret with 401, starting nothing', async () => {
+		const { result, response } = await callCrewTrigger({ ...crewPayload, meta: { run: 7 } }, { events: ['crew'], secret: 's3cret' });
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(response.status).toBe(401);
+	});
+
+	it('acknowledges but ignores events not chosen', async () => {
+		const { result } = await callCrewTrigger({ thought: 't', kickoff_id: 'k1', meta: null }, { events: ['crew'] });
+		expect(result.workflowData).toBeUndefined();
+		expect(result.webhookResponse).toEqual({ received: true, ignored: 'step' });
+	});
+
+	it('ignores a body that is not a crew payload', async () => {
+		const { result } = await callCrewTrigger('not json at all', { events: ['crew', 'task', 'step'] });
+		expect(result.webhookResponse).toEqual({ received: true, ignored: 'unknown' });
+	});
+});
