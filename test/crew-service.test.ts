@@ -217,8 +217,11 @@ describe('POST /kickoff validation', () => {
 					result: 'Crew finished: topic=AI agents; extra=kept',
 					resultJson: { inputs: { topic: 'AI agents', extra: 'kept' }, kickoffNumber: 1 },
 					error: 'Task execution failed: invalid API key for external service',
+					humanInput: null,
 				},
 				statusRequests: 0,
+				state: 'pending',
+				resumes: [],
 			},
 		]);
 		expect(s.requests[0]).toMatchObject({ route: 'kickoff', status: 200, kickoffId: r.json.kickoff_id, body });
@@ -635,7 +638,7 @@ describe('options', () => {
 
 describe('cli', () => {
 	test('--json prints one line, serves with env tokens, exits 0 on SIGTERM', async () => {
-		const child = spawn(process.execPath, [path.join(__dirname, 'crew-service', 'cli.js'), '--port', '0', '--json', '--shape', 'wild', '--duration', '0'], {
+		const child = spawn(process.execPath, [path.join(__dirname, 'crew-service', 'cli.js'), '--port', '0', '--json', '--shape', 'wild', '--duration', '0', '--webhook-targets', 'any'], {
 			env: { ...process.env, CREW_ORG_TOKEN: 'org-from-env', CREW_USER_TOKEN: 'usr-from-env' },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
@@ -655,6 +658,15 @@ describe('cli', () => {
 			const k: any = await (await fetch(`${info.url}/kickoff`, { method: 'POST', headers, body: JSON.stringify({ inputs: { topic: 'cli' } }) })).json();
 			const st: any = await (await fetch(`${info.url}/status/${k.kickoff_id}`, { headers })).json();
 			expect(st.state).toBe('SUCCESS');
+			// Human in the loop, steered from outside through meta.reference.
+			const paused: any = await (await fetch(`${info.url}/kickoff`, { method: 'POST', headers, body: JSON.stringify({ inputs: { topic: 'cli' }, meta: { reference: { humanInput: { taskId: 'research_task' } } } }) })).json();
+			expect(await (await fetch(`${info.url}/status/${paused.kickoff_id}`, { headers })).json()).toEqual({ state: 'PENDING_HUMAN_INPUT', task_id: 'research_task', result: 'Research notes for topic=cli' });
+			const resumed = await fetch(`${info.url}/resume`, { method: 'POST', headers, body: JSON.stringify({ execution_id: paused.kickoff_id, task_id: 'research_task', human_feedback: 'fine', is_approve: true }) });
+			expect(await resumed.json()).toEqual({ status: 'resumed', message: 'Execution resumed successfully' });
+			expect(await (await fetch(`${info.url}/status/${paused.kickoff_id}`, { headers })).json()).toMatchObject({ state: 'SUCCESS', result: 'Crew finished: topic=cli (feedback: fine)' });
+			const options: any = await (await fetch(`${info.url}/_reference/configure`, { method: 'POST', body: '{}' })).json();
+			expect(options.options.webhookTargets).toBe('any');
+			expect(await (await fetch(`${info.url}/_reference/webhooks`)).json()).toEqual([]);
 		} finally {
 			child.kill('SIGTERM');
 		}

@@ -15,6 +15,8 @@ const USAGE = `Usage: npm run crew-server -- [options]
   --inputs-shape names|objects     GET /inputs shape (default names)
   --status-paths both|contract|wild  status path spellings that answer (default both)
   --error-shape documented|fastapi error body shape (default documented)
+  --webhook-targets loopback|any   webhook URLs really called (default loopback: localhost,
+                                   127.x.x.x, [::1]; others are only recorded)
   --json                           print one JSON line {"url","tokens"} instead of the banner
   --help
 
@@ -49,6 +51,7 @@ async function main() {
 				'inputs-shape': { type: 'string' },
 				'status-paths': { type: 'string' },
 				'error-shape': { type: 'string' },
+				'webhook-targets': { type: 'string' },
 				json: { type: 'boolean' },
 				help: { type: 'boolean' },
 			},
@@ -74,6 +77,7 @@ async function main() {
 			inputsShape: str('inputs-shape'),
 			statusPaths: str('status-paths'),
 			errorShape: str('error-shape'),
+			webhookTargets: str('webhook-targets'),
 			tokens: { organization: process.env.CREW_ORG_TOKEN || undefined, user: process.env.CREW_USER_TOKEN || undefined },
 		});
 	} catch (err) {
@@ -93,7 +97,7 @@ async function main() {
 			[
 				`Reference Crew Execution Service listening on ${url}`,
 				`  record shape ${o.recordShape}, inputs shape ${o.inputsShape}, status paths ${o.statusPaths}, ` +
-					`errors ${o.errorShape}, runs take ${o.durationMs} ms`,
+					`errors ${o.errorShape}, runs take ${o.durationMs} ms, webhook targets ${o.webhookTargets}`,
 				'',
 				`  Organization token: ${tokens.organization}`,
 				`  User token:         ${tokens.user}`,
@@ -103,8 +107,9 @@ async function main() {
 				'  Token: either token above (both work; the log records which type was used)',
 				'',
 				'Control it from tests (no auth): GET /_reference/requests, GET /_reference/runs,',
-				'POST /_reference/faults, POST /_reference/configure, POST /_reference/reset.',
-				'A kickoff may steer its run with meta.reference = {durationMs, outcome, result, error}.',
+				'GET /_reference/webhooks, POST /_reference/faults, POST /_reference/configure, POST /_reference/reset.',
+				'A kickoff may steer its run with meta.reference = {durationMs, outcome, result, error,',
+				'humanInput: {taskId}}; a paused run continues with POST /resume.',
 				'Ctrl+C to stop.',
 				'',
 			].join('\n'),

@@ -36,6 +36,23 @@ function missingInputsBody(shape, missing) {
 	return { error: 'Validation Error', message: 'Missing required inputs', details: { missing_inputs: missing } };
 }
 
+/**
+ * A /resume without its required fields: the same two shapes, naming fields.
+ * @param {ErrorShape} shape
+ * @param {string[]} missing
+ */
+function missingFieldsBody(shape, missing) {
+	if (shape === 'fastapi') {
+		return { detail: missing.map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })) };
+	}
+	return { error: 'Validation Error', message: 'Missing required fields', details: { missing_fields: missing } };
+}
+
+const NOT_WAITING_MESSAGE = 'Execution is not waiting for human input';
+// The answers of an accepted /resume (field notes: status "resumed" or "retrying").
+const RESUMED = Object.freeze({ status: 'resumed', message: 'Execution resumed successfully' });
+const RETRYING = Object.freeze({ status: 'retrying', message: 'Task will be retried with feedback' });
+
 /** @param {number} status */
 function defaultFaultMessage(status) {
 	if (status >= 500 && status !== 501) return `${reason(status)}: server-side failure, please contact support`;
@@ -43,4 +60,15 @@ function defaultFaultMessage(status) {
 	return reason(status);
 }
 
-module.exports = { ROUTE_NOT_FOUND, METHOD_NOT_ALLOWED, errorBody, missingInputsBody, defaultFaultMessage, reason };
+module.exports = {
+	ROUTE_NOT_FOUND,
+	METHOD_NOT_ALLOWED,
+	NOT_WAITING_MESSAGE,
+	RESUMED,
+	RETRYING,
+	errorBody,
+	missingInputsBody,
+	missingFieldsBody,
+	defaultFaultMessage,
+	reason,
+};

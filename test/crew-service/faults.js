@@ -5,7 +5,7 @@
 /** @typedef {import('./index').Route} Route */
 /** @typedef {Fault & { times: number }} QueuedFault */
 
-const FAULT_ROUTES = ['inputs', 'kickoff', 'status', 'any'];
+const FAULT_ROUTES = ['inputs', 'kickoff', 'status', 'resume', 'any'];
 const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson'];
 
 /**

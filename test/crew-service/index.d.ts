@@ -5,9 +5,17 @@
  * The implementation is plain CommonJS in this folder; this file is its API.
  */
 
-export type Route = 'inputs' | 'kickoff' | 'status' | 'other';
+export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'other';
 export type TokenType = 'organization' | 'user';
 export type RunOutcome = 'success' | 'failure' | 'revoked' | 'never';
+/** The three tasks of every run, in order; task k (1-based) ends at round(k/3 · durationMs). */
+export type TaskId = 'research_task' | 'analysis_task' | 'report_task';
+/**
+ * Where a run stands on the service clock. 'paused': waiting for human input
+ * (status record `pending_human_input` / `PENDING_HUMAN_INPUT`).
+ */
+export type RunState = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'revoked';
+export type WebhookKind = 'step' | 'task' | 'crew';
 
 export interface CrewInput {
 	name: string;
@@ -26,7 +34,15 @@ export interface RunPlan {
 	resultJson?: object | null;
 	/** Default 'Task execution failed: invalid API key for external service'. */
 	error?: string;
+	/**
+	 * Pause for human input when this task finishes (at k/3 of the duration,
+	 * k its 1-based position) until POST /resume approves it. null or absent: no pause.
+	 */
+	humanInput?: { taskId: TaskId } | null;
 }
+
+/** A plan with every default filled in. */
+export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput'>> & { humanInput: { taskId: TaskId } | null };
 
 export interface KickoffInfo {
 	inputs: Record<string, string>;
@@ -57,8 +73,14 @@ export interface CrewServiceOptions {
 	durationMs?: number;
 	/** Per-kickoff plan override; a kickoff's meta.reference overrides it in turn. Pass undefined to configure() to remove. */
 	plan?: (kickoff: KickoffInfo) => Partial<RunPlan> | undefined;
-	/** Clock in ms for logs and run lifecycles; default Date.now. */
+	/** Clock in ms for logs and run lifecycles; default Date.now. Webhook calls do not follow it: they use real time. */
 	now?: () => number;
+	/**
+	 * Which webhook URLs are really called. 'loopback' (default): only localhost, *.localhost,
+	 * 127.x.x.x and [::1] (by name, nothing is resolved); any other URL gets a delivery record with
+	 * status null and an error, and no request. 'any': every http(s) URL.
+	 */
+	webhookTargets?: 'loopback' | 'any';
 }
 
 export type ResolvedCrewServiceOptions = Required<Omit<CrewServiceOptions, 'plan' | 'tokens'>> & {
@@ -77,9 +99,9 @@ export interface RequestLogEntry {
 	at: number;
 	/** Which valid token authenticated the request; null for none or a wrong one. The token itself is never stored. */
 	tokenType: TokenType | null;
-	/** Kickoffs: the new run's id (200 only). Status requests: the decoded id asked for. */
+	/** Kickoffs: the new run's id (200 only). Status requests: the decoded id asked for. Resumes: the execution_id sent (when a string). */
 	kickoffId?: string;
-	/** Kickoffs: the parsed JSON body, tokens redacted. */
+	/** Kickoffs and resumes: the parsed JSON body, tokens redacted. */
 	body?: unknown;
 	/** Status requests: which path spelling was used. */
 	spelling?: 'contract' | 'wild';
@@ -96,16 +118,90 @@ export interface Run {
 	webhooks: { taskWebhookUrl?: string; stepWebhookUrl?: string; crewWebhookUrl?: string };
 	tokenType: TokenType;
 	createdAt: number;
-	/** createdAt + durationMs, or null for outcome 'never'. */
+	/**
+	 * createdAt + durationMs, or null for outcome 'never'. A run planned to pause for human input:
+	 * null until a resume approves it, then that resume's time + the rest of the duration.
+	 */
 	completesAt: number | null;
-	/** Fully resolved: result, resultJson and error are always filled in. */
-	plan: Required<RunPlan>;
+	/** Fully resolved: result, resultJson and error are always filled in; humanInput is null when no pause is planned. */
+	plan: ResolvedRunPlan;
 	statusRequests: number;
+	/** Computed on every read from the service clock (an enumerable getter: JSON and toEqual see it). */
+	readonly state: RunState;
+	/** Every accepted POST /resume, in order. */
+	resumes: ResumeRecord[];
+}
+
+export interface ResumeRecord {
+	/** Service clock. */
+	at: number;
+	taskId: TaskId;
+	/** human_feedback, tokens redacted; '' when none was sent. */
+	feedback: string;
+	approved: boolean;
+	/** The URLs this resume sent: the only ones called from then on (the kickoff's are not carried over). */
+	webhooks: { taskWebhookUrl?: string; stepWebhookUrl?: string; crewWebhookUrl?: string };
+}
+
+/** Sent to stepWebhookUrl: two per task, at 1/3 and 2/3 of it. */
+export interface StepWebhookPayload {
+	prompt: string;
+	thought: string;
+	tool: string;
+	/** A JSON text, as CrewAI sends it. */
+	tool_input: string;
+	result: string;
+	kickoff_id: string;
+	/** The kickoff's meta verbatim (tokens redacted), null when it sent none. */
+	meta: unknown;
+}
+
+/** Sent to taskWebhookUrl when a task finishes (and when a human-input pause starts). */
+export interface TaskWebhookPayload {
+	description: string;
+	/** 'research' | 'analysis' | 'report' (the wild record's last_executed_task.name). */
+	name: string;
+	expected_output: string;
+	/** The description's first ten words + '...'. */
+	summary: string;
+	agent: string;
+	output: string;
+	/** The plan's resultJson for report_task, else null. */
+	output_json: object | null;
+	kickoff_id: string;
+	meta: unknown;
+}
+
+/** Sent to crewWebhookUrl at the end of a 'success' or 'failure' run (never for 'never' or 'revoked'). */
+export interface CrewWebhookPayload {
+	kickoff_id: string;
+	/** The final result (with ` (feedback: ...)` after an approving resume); null for a failed run. */
+	result: string | null;
+	/** null for a failed run. */
+	result_json: object | null;
+	/** 320 prompt + 110 completion tokens per step run (6 steps, +2 per rejected resume). */
+	token_usage: { total_tokens: number; prompt_tokens: number; completion_tokens: number };
+	meta: unknown;
+	/** Only for a failed run (not in the field notes, which show no failure payload): the failure text. */
+	error?: string;
+}
+
+export interface WebhookDelivery {
+	kind: WebhookKind;
+	url: string;
+	kickoffId: string;
+	/** Real time (Date.now()) of the call, not the service clock. */
+	at: number;
+	payload: StepWebhookPayload | TaskWebhookPayload | CrewWebhookPayload;
+	/** The receiver's HTTP status; null while in flight or when no answer came. */
+	status: number | null;
+	/** Set when no answer came: connection error, 'timed out after 5000 ms', 'not sent: ...', 'cancelled: ...'. */
+	error?: string;
 }
 
 export interface Fault {
 	/** 'any' also matches unknown paths, never the /_reference/ admin routes. */
-	route: 'inputs' | 'kickoff' | 'status' | 'any';
+	route: 'inputs' | 'kickoff' | 'status' | 'resume' | 'any';
 	/**
 	 * status: answer `status` (default 500) with `body` (default an error in the configured errorShape).
 	 * reset: TCP reset, no answer. hang: never answer. delay: answer normally after delayMs.
@@ -140,13 +236,24 @@ export interface CrewService {
 	readonly requests: RequestLogEntry[];
 	/** Live list of every accepted kickoff. */
 	readonly runs: Run[];
+	/**
+	 * Live list of every webhook call, in the order they were made (also GET /_reference/webhooks).
+	 * Calls follow real time from the kickoff (or resume), never the injectable clock; one attempt,
+	 * 5 s limit, no retry. A record is settled once status or error is set.
+	 */
+	readonly webhookDeliveries: WebhookDelivery[];
+	/**
+	 * Resolves with webhookDeliveries as soon as predicate(webhookDeliveries) is true (checked now and
+	 * on every new or settled delivery); rejects after timeoutMs (default 2000) listing what came, or on close().
+	 */
+	waitForWebhooks(predicate: (deliveries: WebhookDelivery[]) => boolean, timeoutMs?: number): Promise<WebhookDelivery[]>;
 	count(route: Route, method?: string): number;
 	/** Queued; each matching request uses up the first matching fault. Throws on an invalid fault. */
 	injectFault(fault: Fault): void;
 	clearFaults(): void;
-	/** Clears runs, requests and faults (arrays are emptied in place). Options stay. */
+	/** Clears runs, requests, webhook deliveries and faults (arrays are emptied in place), cancels pending webhook calls and aborts those in flight. Options stay. */
 	reset(): void;
-	/** Stops listening and destroys every open socket, hanging ones included. Idempotent. */
+	/** Stops listening, destroys every open socket (hanging ones included), cancels webhook timers and calls, rejects waitForWebhooks. Idempotent. */
 	close(): Promise<void>;
 }
 

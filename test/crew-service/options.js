@@ -12,11 +12,12 @@ const ENUMS = {
 	recordShape: ['contract', 'wild'],
 	statusPaths: ['both', 'contract', 'wild'],
 	errorShape: ['documented', 'fastapi'],
+	webhookTargets: ['loopback', 'any'],
 };
 
 const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
-	'errorShape', 'durationMs', 'plan', 'now',
+	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets',
 ];
 
 /** @param {string} prefix */
@@ -42,6 +43,7 @@ function defaultOptions() {
 		durationMs: 2000,
 		plan: undefined,
 		now: Date.now,
+		webhookTargets: 'loopback',
 	};
 }
 

@@ -8,16 +8,81 @@ const { randomUUID } = require('node:crypto');
 /** @typedef {import('./index').RunOutcome} RunOutcome */
 /** @typedef {import('./index').TokenType} TokenType */
 /** @typedef {import('./index').CrewServiceOptions['plan']} PlanFn */
+/** @typedef {import('./index').ResolvedRunPlan} ResolvedRunPlan */
+/** @typedef {import('./index').RunState} RunState */
+/** @typedef {import('./index').ResumeRecord} ResumeRecord */
+/** @typedef {import('./index').WebhookKind} WebhookKind */
+/**
+ * Where a run stands, beyond what Run shows. Progress is measured in "run ms"
+ * (0..durationMs): at clock time `segmentStart` the run was at `offset`, and it
+ * advances with the clock, except that it stops at `waitingAt` (a planned
+ * human-input pause that has not been approved yet).
+ * @typedef {{
+ *   segmentStart: number,
+ *   offset: number,
+ *   waitingAt: number | null,
+ *   resumed: boolean,
+ *   revisions: (string | null)[],
+ *   approvedFeedback: string | null,
+ * }} Timeline
+ */
+/** @typedef {{ at: number, kind: WebhookKind, taskIndex: number, stepIndex: number }} TimelineEvent */
+/** @typedef {{ events: TimelineEvent[], offset: number }} Segment */
 
 const OUTCOMES = ['success', 'failure', 'revoked', 'never'];
 const DEFAULT_ERROR = 'Task execution failed: invalid API key for external service';
 
 // Three tasks so "progress" has distinct intermediate values a client can show.
+// Task k (1-based) ends at round(k/3 of the duration); each has two steps (tools).
 const TASKS = [
-	{ id: 'research_task', name: 'research', agent: 'Senior Researcher', output: 'Research notes for' },
-	{ id: 'analysis_task', name: 'analysis', agent: 'Data Analyst', output: 'Analysis of' },
-	{ id: 'report_task', name: 'report', agent: 'Reporting Analyst', output: '' },
+	{
+		id: 'research_task', name: 'research', agent: 'Senior Researcher', output: 'Research notes for',
+		description: 'Research the most relevant and recent information for',
+		expectedOutput: 'A list of the ten most relevant findings',
+		tools: ['search_the_internet', 'read_website_content'],
+	},
+	{
+		id: 'analysis_task', name: 'analysis', agent: 'Data Analyst', output: 'Analysis of',
+		description: 'Analyse the research findings and name the key trends for',
+		expectedOutput: 'A short analysis with the three key trends',
+		tools: ['read_file', 'calculator'],
+	},
+	{
+		id: 'report_task', name: 'report', agent: 'Reporting Analyst', output: '',
+		description: 'Write the final report from the analysis for',
+		expectedOutput: 'A complete report in plain text',
+		tools: ['read_file', 'write_file'],
+	},
 ];
+const TASK_IDS = TASKS.map((t) => t.id);
+const STEPS_PER_TASK = 2;
+// Deterministic token counts for the crew webhook, per step run.
+const PROMPT_TOKENS_PER_STEP = 320;
+const COMPLETION_TOKENS_PER_STEP = 110;
+
+/** @type {WeakMap<Run, Timeline>} */
+const timelines = new WeakMap();
+
+/** @param {Run} run @returns {Timeline} */
+function timelineOf(run) {
+	const timeline = timelines.get(run);
+	if (!timeline) throw new Error(`run ${run.kickoffId} has no timeline`);
+	return timeline;
+}
+
+/**
+ * Run ms at which task k (1-based; 0 = the start) ends.
+ * @param {number} durationMs
+ * @param {number} k
+ */
+function taskEnd(durationMs, k) {
+	return Math.round((k * durationMs) / TASKS.length);
+}
+
+/** @param {ResolvedRunPlan} plan 0-based index of the human-input task, or -1. */
+function pauseTaskIndex(plan) {
+	return plan.humanInput ? TASK_IDS.indexOf(plan.humanInput.taskId) : -1;
+}
 
 /** @param {Record<string, string>} inputs */
 function describeInputs(inputs) {
@@ -60,6 +125,17 @@ function checkPlanOverride(partial, where) {
 		if (typeof p.resultJson !== 'object') throw new TypeError(`${where}.resultJson must be an object or null`);
 		out.resultJson = /** @type {object | null} */ (p.resultJson);
 	}
+	if (p.humanInput !== undefined) {
+		const h = p.humanInput;
+		if (h !== null) {
+			if (typeof h !== 'object' || Array.isArray(h)) throw new TypeError(`${where}.humanInput must be an object or null`);
+			const taskId = /** @type {Record<string, unknown>} */ (h).taskId;
+			if (typeof taskId !== 'string' || !TASK_IDS.includes(taskId)) {
+				throw new TypeError(`${where}.humanInput.taskId must be one of ${TASK_IDS.join(', ')}`);
+			}
+		}
+		out.humanInput = h === null ? null : { taskId: /** @type {any} */ (/** @type {Record<string, unknown>} */ (h).taskId) };
+	}
 	return out;
 }
 
@@ -67,7 +143,7 @@ function checkPlanOverride(partial, where) {
  * Precedence, least to most specific: service defaults, `options.plan`, then the
  * kickoff's own `meta.reference` (the only lever a separate-process test has).
  * @param {{ inputs: Record<string, string>, meta: unknown, index: number, durationMs: number, planFn: PlanFn, reference: Partial<RunPlan> }} args
- * @returns {Required<RunPlan>}
+ * @returns {ResolvedRunPlan}
  */
 function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
 	const fromFn = planFn ? checkPlanOverride(planFn({ inputs, meta, index }), 'plan()') : {};
@@ -78,15 +154,18 @@ function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
 		result: merged.result !== undefined ? merged.result : `Crew finished: ${describeInputs(inputs)}`,
 		resultJson: merged.resultJson !== undefined ? merged.resultJson : { inputs: { ...inputs }, kickoffNumber: index + 1 },
 		error: merged.error !== undefined ? merged.error : DEFAULT_ERROR,
+		humanInput: merged.humanInput ? { taskId: merged.humanInput.taskId } : null,
 	};
 }
 
 /**
- * @param {{ inputs: Record<string, string>, meta: unknown, webhooks: Run['webhooks'], tokenType: TokenType, index: number, createdAt: number, plan: Required<RunPlan> }} args
+ * @param {{ inputs: Record<string, string>, meta: unknown, webhooks: Run['webhooks'], tokenType: TokenType, index: number, createdAt: number, plan: ResolvedRunPlan, clock: () => number }} args
  * @returns {Run}
  */
-function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan }) {
-	return {
+function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan, clock }) {
+	const pauseIndex = pauseTaskIndex(plan);
+	/** @type {Run} */
+	const run = /** @type {Run} */ (/** @type {unknown} */ ({
 		kickoffId: randomUUID(),
 		index,
 		inputs,
@@ -94,29 +173,210 @@ function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan }
 		webhooks,
 		tokenType,
 		createdAt,
-		completesAt: plan.outcome === 'never' ? null : createdAt + plan.durationMs,
+		// Unknown while a planned human-input pause waits for approval.
+		completesAt: plan.outcome === 'never' || pauseIndex >= 0 ? null : createdAt + plan.durationMs,
 		plan,
 		statusRequests: 0,
-	};
+		resumes: [],
+	}));
+	// A getter (enumerable, so JSON and toEqual see it): the state follows the service clock.
+	Object.defineProperty(run, 'state', { enumerable: true, get: () => runState(run, clock()) });
+	timelines.set(run, {
+		segmentStart: createdAt,
+		offset: 0,
+		waitingAt: pauseIndex >= 0 ? taskEnd(plan.durationMs, pauseIndex + 1) : null,
+		resumed: false,
+		revisions: TASKS.map(() => null),
+		approvedFeedback: null,
+	});
+	return run;
 }
 
 /**
- * Where a run stands at `now`. Finished is checked first so that durationMs 0
- * means "done at once"; otherwise the first 10% (and at least the first ms)
- * is pending, so a poll right after kickoff never sees a terminal state.
+ * Where a run stands at `now`. A planned pause is checked first, then finished,
+ * so that durationMs 0 means "done at once"; otherwise the first 10% (and at
+ * least the first ms) is pending, so a poll right after kickoff never sees a
+ * terminal state. Once a run was resumed it is never pending again. Task k
+ * (1-based) is complete from round(k/3 · durationMs) on, as its webhook says.
  * @param {Run} run
  * @param {number} now
- * @returns {{ phase: 'pending' } | { phase: 'running', completedTasks: number } | { phase: 'finished' }}
+ * @returns {{ phase: 'pending' } | { phase: 'running', completedTasks: number } | { phase: 'paused', taskIndex: number } | { phase: 'finished' }}
  */
 function phaseAt(run, now) {
-	const elapsed = now - run.createdAt;
+	const timeline = timelineOf(run);
 	const duration = run.plan.durationMs;
-	if (run.plan.outcome !== 'never' && elapsed >= duration) return { phase: 'finished' };
-	const pendingUntil = Math.max(1, duration * 0.1);
-	if (elapsed < pendingUntil) return { phase: 'pending' };
-	const span = duration - pendingUntil;
-	const fraction = span > 0 ? (elapsed - pendingUntil) / span : 1;
-	return { phase: 'running', completedTasks: Math.min(TASKS.length - 1, Math.floor(fraction * TASKS.length)) };
+	const progress = timeline.offset + (now - timeline.segmentStart);
+	if (timeline.waitingAt !== null && progress >= timeline.waitingAt) {
+		return { phase: 'paused', taskIndex: pauseTaskIndex(run.plan) };
+	}
+	if (run.plan.outcome !== 'never' && progress >= duration) return { phase: 'finished' };
+	if (!timeline.resumed && progress < Math.max(1, duration * 0.1)) return { phase: 'pending' };
+	let completed = 0;
+	for (let k = 1; k <= TASKS.length; k++) if (taskEnd(duration, k) <= progress) completed = k;
+	return { phase: 'running', completedTasks: Math.min(TASKS.length - 1, completed) };
+}
+
+/**
+ * @param {Run} run
+ * @param {number} now
+ * @returns {RunState}
+ */
+function runState(run, now) {
+	const at = phaseAt(run, now);
+	if (at.phase !== 'finished') return at.phase;
+	if (run.plan.outcome === 'failure') return 'failed';
+	if (run.plan.outcome === 'revoked') return 'revoked';
+	return 'completed';
+}
+
+/**
+ * The crew's final output: the plan's result, plus the approving human's feedback.
+ * @param {Run} run
+ */
+function finalResult(run) {
+	const feedback = timelineOf(run).approvedFeedback;
+	return feedback ? `${run.plan.result} (feedback: ${feedback})` : run.plan.result;
+}
+
+/**
+ * A task's output; a task re-run after a rejection says which feedback it took.
+ * @param {Run} run
+ * @param {number} i 0-based task index
+ */
+function taskOutput(run, i) {
+	const base = i === TASKS.length - 1 ? finalResult(run) : `${TASKS[i].output} ${describeInputs(run.inputs)}`;
+	const revision = timelineOf(run).revisions[i];
+	return revision ? `${base} (revised after feedback: ${revision})` : base;
+}
+
+/**
+ * Every webhook moment of a run in order, in run ms: per task two steps at
+ * 1/3 and 2/3 of it, then the task; the crew at the end. Success sends all;
+ * failure sends no report_task (the last task fails) and a failure crew
+ * payload; revoked and never send neither. The human-input task always
+ * sends its task webhook (it completed; a human is looking at it).
+ * @param {Run} run
+ * @returns {TimelineEvent[]}
+ */
+function runEvents(run) {
+	const { durationMs, outcome } = run.plan;
+	const last = TASKS.length - 1;
+	const pauseIndex = pauseTaskIndex(run.plan);
+	/** @type {TimelineEvent[]} */
+	const events = [];
+	for (let i = 0; i < TASKS.length; i++) {
+		const start = taskEnd(durationMs, i);
+		const end = taskEnd(durationMs, i + 1);
+		for (let j = 0; j < STEPS_PER_TASK; j++) {
+			events.push({ at: start + Math.round(((end - start) * (j + 1)) / (STEPS_PER_TASK + 1)), kind: 'step', taskIndex: i, stepIndex: j });
+		}
+		if (i < last || outcome === 'success' || pauseIndex === last) events.push({ at: end, kind: 'task', taskIndex: i, stepIndex: -1 });
+	}
+	if (outcome === 'success' || outcome === 'failure') events.push({ at: durationMs, kind: 'crew', taskIndex: -1, stepIndex: -1 });
+	return events;
+}
+
+/**
+ * The webhook moments from kickoff up to the pause (its task webhook
+ * included), or all of them when no pause is planned.
+ * @param {Run} run
+ * @returns {Segment}
+ */
+function initialSegment(run) {
+	const events = runEvents(run);
+	const pauseIndex = pauseTaskIndex(run.plan);
+	if (pauseIndex < 0) return { events, offset: 0 };
+	const pos = events.findIndex((e) => e.kind === 'task' && e.taskIndex === pauseIndex);
+	return { events: events.slice(0, pos + 1), offset: 0 };
+}
+
+/**
+ * Applies an accepted /resume (the run must be paused at `now`) and returns
+ * the webhook moments it starts. Approve: the rest of the run, counted from
+ * now. Reject: the paused task again (its share of the duration), then the
+ * same pause.
+ * @param {Run} run
+ * @param {number} now
+ * @param {{ taskId: string, feedback: string, approved: boolean, webhooks: Run['webhooks'] }} resume
+ * @returns {Segment}
+ */
+function applyResume(run, now, { taskId, feedback, approved, webhooks }) {
+	const timeline = timelineOf(run);
+	const pauseIndex = pauseTaskIndex(run.plan);
+	const { durationMs } = run.plan;
+	const pauseAt = taskEnd(durationMs, pauseIndex + 1);
+	const events = runEvents(run);
+	const pos = events.findIndex((e) => e.kind === 'task' && e.taskIndex === pauseIndex);
+	run.resumes.push({ at: now, taskId: /** @type {ResumeRecord['taskId']} */ (taskId), feedback, approved, webhooks });
+	timeline.resumed = true;
+	timeline.segmentStart = now;
+	if (approved) {
+		timeline.offset = pauseAt;
+		timeline.waitingAt = null;
+		timeline.approvedFeedback = feedback;
+		run.completesAt = run.plan.outcome === 'never' ? null : now + (durationMs - pauseAt);
+		return { events: events.slice(pos + 1), offset: pauseAt };
+	}
+	timeline.offset = taskEnd(durationMs, pauseIndex);
+	if (feedback) timeline.revisions[pauseIndex] = feedback;
+	return { events: events.filter((e) => e.taskIndex === pauseIndex), offset: timeline.offset };
+}
+
+/**
+ * The JSON body of one webhook call, built when it is sent.
+ * @param {Run} run
+ * @param {TimelineEvent} event
+ * @returns {import('./index').WebhookDelivery['payload']}
+ */
+function webhookPayload(run, event) {
+	const described = describeInputs(run.inputs);
+	const meta = run.meta === undefined ? null : run.meta;
+	if (event.kind === 'step') {
+		const task = TASKS[event.taskIndex];
+		const tool = task.tools[event.stepIndex];
+		return {
+			prompt: `${task.description} ${described}`,
+			thought:
+				event.stepIndex === 0
+					? `I need to gather what the ${task.name} task needs for ${described}`
+					: `I now have what I need to finish the ${task.name} task`,
+			tool,
+			tool_input: JSON.stringify({ query: described }),
+			result: `${tool} returned results for ${described}`,
+			kickoff_id: run.kickoffId,
+			meta,
+		};
+	}
+	if (event.kind === 'task') {
+		const task = TASKS[event.taskIndex];
+		const description = `${task.description} ${described}`;
+		return {
+			description,
+			name: task.name,
+			expected_output: task.expectedOutput,
+			// As CrewAI's TaskOutput: the description's first ten words.
+			summary: `${description.split(' ').slice(0, 10).join(' ')}...`,
+			agent: task.agent,
+			output: taskOutput(run, event.taskIndex),
+			output_json: event.taskIndex === TASKS.length - 1 ? run.plan.resultJson : null,
+			kickoff_id: run.kickoffId,
+			meta,
+		};
+	}
+	const rejections = run.resumes.filter((r) => !r.approved).length;
+	const steps = TASKS.length * STEPS_PER_TASK + rejections * STEPS_PER_TASK;
+	const promptTokens = steps * PROMPT_TOKENS_PER_STEP;
+	const completionTokens = steps * COMPLETION_TOKENS_PER_STEP;
+	const failed = run.plan.outcome === 'failure';
+	return {
+		kickoff_id: run.kickoffId,
+		result: failed ? null : finalResult(run),
+		result_json: failed ? null : run.plan.resultJson,
+		token_usage: { total_tokens: promptTokens + completionTokens, prompt_tokens: promptTokens, completion_tokens: completionTokens },
+		meta,
+		// Not in the field notes (which show no failure payload): the failure text, as the status record gives it.
+		...(failed ? { error: run.plan.error } : {}),
+	};
 }
 
 /** @param {number} ms */
@@ -142,6 +402,9 @@ function statusRecord(run, now, shape) {
  */
 function contractRecord(run, at) {
 	if (at.phase === 'pending') return { status: 'pending' };
+	if (at.phase === 'paused') {
+		return { status: 'pending_human_input', task_id: TASKS[at.taskIndex].id, output: taskOutput(run, at.taskIndex) };
+	}
 	if (at.phase === 'running') {
 		return {
 			status: 'running',
@@ -152,14 +415,13 @@ function contractRecord(run, at) {
 	const { plan } = run;
 	if (plan.outcome === 'failure') return { status: 'error', error: plan.error, execution_time: seconds(plan.durationMs) };
 	if (plan.outcome === 'revoked') return { status: 'revoked' };
-	const described = describeInputs(run.inputs);
 	return {
 		status: 'completed',
 		result: {
-			output: plan.result,
+			output: finalResult(run),
 			tasks: TASKS.map((task, i) => ({
 				task_id: task.id,
-				output: i === TASKS.length - 1 ? plan.result : `${task.output} ${described}`,
+				output: taskOutput(run, i),
 				agent: task.agent,
 				execution_time: seconds(plan.durationMs / TASKS.length),
 			})),
@@ -175,6 +437,10 @@ function contractRecord(run, at) {
  */
 function wildRecord(run, at) {
 	if (at.phase === 'pending') return { state: 'PENDING' };
+	if (at.phase === 'paused') {
+		// The field notes say a paused state exists but not its spelling; this one follows the contract's.
+		return { state: 'PENDING_HUMAN_INPUT', task_id: TASKS[at.taskIndex].id, result: taskOutput(run, at.taskIndex) };
+	}
 	if (at.phase === 'running') {
 		const task = TASKS[at.completedTasks];
 		return {
@@ -186,12 +452,27 @@ function wildRecord(run, at) {
 	const { plan } = run;
 	if (plan.outcome === 'failure') return { state: 'FAILURE', result: plan.error };
 	if (plan.outcome === 'revoked') return { state: 'REVOKED' };
+	const result = finalResult(run);
 	return {
 		state: 'SUCCESS',
-		result: plan.result,
+		result,
 		result_json: plan.resultJson === undefined ? null : plan.resultJson,
-		last_executed_task: { name: TASKS[TASKS.length - 1].name, output: plan.result },
+		last_executed_task: { name: TASKS[TASKS.length - 1].name, output: result },
 	};
 }
 
-module.exports = { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, describeInputs, DEFAULT_ERROR, TASKS };
+module.exports = {
+	createRun,
+	resolvePlan,
+	checkPlanOverride,
+	statusRecord,
+	phaseAt,
+	runState,
+	describeInputs,
+	initialSegment,
+	applyResume,
+	webhookPayload,
+	DEFAULT_ERROR,
+	TASKS,
+	TASK_IDS,
+};

@@ -4,7 +4,8 @@
 const http = require('node:http');
 const { resolveOptions, applyOptions } = require('./options');
 const { FaultQueue, normalizeFault } = require('./faults');
-const { createRun, resolvePlan, checkPlanOverride, statusRecord } = require('./runs');
+const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, TASKS } = require('./runs');
+const { WebhookDispatcher } = require('./webhooks');
 const errors = require('./errors');
 
 /** @typedef {import('./index').CrewService} CrewService */
@@ -17,7 +18,7 @@ const errors = require('./errors');
 /** @typedef {import('./faults').QueuedFault} QueuedFault */
 /** @typedef {{ status: number, headers?: Record<string, string>, body: string }} Answer */
 /**
- * @typedef {{ route: 'inputs' | 'kickoff' | 'other' }
+ * @typedef {{ route: 'inputs' | 'kickoff' | 'resume' | 'other' }
  *   | { route: 'status', spelling: 'contract' | 'wild', enabled: boolean, kickoffId: string }} RouteMatch
  */
 
@@ -73,6 +74,7 @@ function tokenTypeOf(header, tokens) {
 function matchRoute(path, statusPaths) {
 	if (path === '/inputs') return { route: 'inputs' };
 	if (path === '/kickoff') return { route: 'kickoff' };
+	if (path === '/resume') return { route: 'resume' };
 	/** @type {{ spelling: 'contract' | 'wild', raw: string }[]} */
 	const candidates = [];
 	const contract = /^\/([^/]+)\/status$/.exec(path);
@@ -128,6 +130,7 @@ async function startCrewService(userOptions = {}) {
 	/** @type {Map<string, Run>} */
 	const runsById = new Map();
 	const faults = new FaultQueue();
+	const webhooks = new WebhookDispatcher({ targets: () => options.webhookTargets });
 	// Every token ever configured, so a token that was rotated away is still
 	// redacted if a client leaks it into a URL or body.
 	const knownTokens = new Set([options.tokens.organization, options.tokens.user]);
@@ -210,10 +213,11 @@ async function startCrewService(userOptions = {}) {
 				'www-authenticate': 'Bearer',
 			});
 		}
-		const expectedMethod = match.route === 'kickoff' ? 'POST' : 'GET';
+		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' ? 'POST' : 'GET';
 		if (req.method !== expectedMethod) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
 		if (match.route === 'inputs') return listInputs();
 		if (match.route === 'kickoff') return kickoff(req, bodyText, entry);
+		if (match.route === 'resume') return resume(req, bodyText, entry);
 		return readStatus(/** @type {{ kickoffId: string }} */ (match).kickoffId);
 	}
 
@@ -254,37 +258,16 @@ async function startCrewService(userOptions = {}) {
 		const shape = options.errorShape;
 		/** @param {string} why */
 		const invalid = (why) => jsonAnswer(400, errors.errorBody(shape, 400, `Invalid input format: ${why}`));
-		if (bodyText === null) return jsonAnswer(413, errors.errorBody(shape, 413, 'Request body too large'));
-		const contentType = req.headers['content-type'];
-		if (contentType !== undefined && !isJsonContentType(contentType)) {
-			return invalid('Content-Type must be application/json');
-		}
-		/** @type {unknown} */
-		let parsed;
-		try {
-			parsed = JSON.parse(bodyText);
-		} catch {
-			return invalid('body is not valid JSON');
-		}
-		const redacted = redact(parsed);
-		const body = redacted.value;
-		entry.body = body;
-		if (redacted.leaked) entry.tokenLeaked = true;
-
-		if (!isPlainObject(body)) return invalid('body must be a JSON object');
+		const read = readJsonBody(req, bodyText, entry, invalid);
+		if ('answer' in read) return read.answer;
+		const { body } = read;
 		const { inputs, meta } = body;
 		if (!isPlainObject(inputs)) return invalid('"inputs" must be an object');
 		const nonStrings = Object.keys(inputs).filter((name) => typeof inputs[name] !== 'string');
 		if (nonStrings.length) return invalid(`input values must be strings (not: ${nonStrings.join(', ')})`);
 		if (meta !== undefined && meta !== null && !isPlainObject(meta)) return invalid('"meta" must be an object');
-		/** @type {Run['webhooks']} */
-		const webhooks = {};
-		for (const field of WEBHOOK_FIELDS) {
-			const value = body[field];
-			if (value === undefined) continue;
-			if (typeof value !== 'string') return invalid(`"${field}" must be a string`);
-			webhooks[field] = value;
-		}
+		const urls = webhookUrls(body);
+		if (typeof urls === 'string') return invalid(urls);
 		/** @type {Partial<import('./index').RunPlan>} */
 		let reference;
 		try {
@@ -313,16 +296,115 @@ async function startCrewService(userOptions = {}) {
 		const run = createRun({
 			inputs: stringInputs,
 			meta: runMeta,
-			webhooks,
+			webhooks: urls,
 			tokenType: /** @type {TokenType} */ (entry.tokenType),
 			index,
 			createdAt: options.now(),
 			plan,
+			clock: () => options.now(),
 		});
 		runs.push(run);
 		runsById.set(run.kickoffId, run);
 		entry.kickoffId = run.kickoffId;
+		webhooks.schedule(run, initialSegment(run), urls);
 		return jsonAnswer(200, { kickoff_id: run.kickoffId });
+	}
+
+	/**
+	 * The body checks kickoff and resume share: size, declared Content-Type,
+	 * JSON, an object. Logs the (redacted) body on the entry.
+	 * @param {http.IncomingMessage} req
+	 * @param {string | null} bodyText
+	 * @param {RequestLogEntry} entry
+	 * @param {(why: string) => Answer} invalid
+	 * @returns {{ answer: Answer } | { body: Record<string, unknown> }}
+	 */
+	function readJsonBody(req, bodyText, entry, invalid) {
+		if (bodyText === null) return { answer: jsonAnswer(413, errors.errorBody(options.errorShape, 413, 'Request body too large')) };
+		const contentType = req.headers['content-type'];
+		if (contentType !== undefined && !isJsonContentType(contentType)) {
+			return { answer: invalid('Content-Type must be application/json') };
+		}
+		/** @type {unknown} */
+		let parsed;
+		try {
+			parsed = JSON.parse(bodyText);
+		} catch {
+			return { answer: invalid('body is not valid JSON') };
+		}
+		const redacted = redact(parsed);
+		const body = redacted.value;
+		entry.body = body;
+		if (redacted.leaked) entry.tokenLeaked = true;
+		if (!isPlainObject(body)) return { answer: invalid('body must be a JSON object') };
+		return { body };
+	}
+
+	/**
+	 * The three webhook URL fields of a kickoff or resume body, or why they are invalid.
+	 * @param {Record<string, unknown>} body
+	 * @returns {Run['webhooks'] | string}
+	 */
+	function webhookUrls(body) {
+		/** @type {Run['webhooks']} */
+		const urls = {};
+		for (const field of WEBHOOK_FIELDS) {
+			const value = body[field];
+			if (value === undefined) continue;
+			if (typeof value !== 'string') return `"${field}" must be a string`;
+			urls[field] = value;
+		}
+		return urls;
+	}
+
+	/**
+	 * POST /resume (hosted service, outside the spec): continues a run paused
+	 * for human input. Checks in order: body 400, field types 400, missing
+	 * fields 422, unknown execution 404, not paused 409, wrong task 400.
+	 * @param {http.IncomingMessage} req
+	 * @param {string | null} bodyText
+	 * @param {RequestLogEntry} entry
+	 * @returns {Answer}
+	 */
+	function resume(req, bodyText, entry) {
+		const shape = options.errorShape;
+		/** @param {string} why */
+		const invalid = (why) => jsonAnswer(400, errors.errorBody(shape, 400, `Invalid resume request: ${why}`));
+		const read = readJsonBody(req, bodyText, entry, invalid);
+		if ('answer' in read) return read.answer;
+		const { body } = read;
+		const { execution_id: executionId, task_id: taskId, human_feedback: feedback, is_approve: approve } = body;
+		for (const [field, value] of [['execution_id', executionId], ['task_id', taskId], ['human_feedback', feedback]]) {
+			if (value !== undefined && typeof value !== 'string') return invalid(`"${field}" must be a string`);
+		}
+		if (approve !== undefined && typeof approve !== 'boolean') return invalid('"is_approve" must be a boolean');
+		const urls = webhookUrls(body);
+		if (typeof urls === 'string') return invalid(urls);
+		if (typeof executionId === 'string') entry.kickoffId = executionId;
+		const missing = ['execution_id', 'task_id', 'is_approve'].filter((field) => body[field] === undefined);
+		if (missing.length) return jsonAnswer(422, errors.missingFieldsBody(shape, missing));
+
+		const run = runsById.get(/** @type {string} */ (executionId));
+		if (!run) return jsonAnswer(404, errors.errorBody(shape, 404, `Execution not found: ${executionId}`));
+		const now = options.now();
+		const at = phaseAt(run, now);
+		if (at.phase !== 'paused') return jsonAnswer(409, errors.errorBody(shape, 409, errors.NOT_WAITING_MESSAGE));
+		const waitingTask = TASKS[at.taskIndex].id;
+		if (taskId !== waitingTask) {
+			return invalid(`task_id "${taskId}" is not the task waiting for human input ("${waitingTask}")`);
+		}
+		// Moments of the paused segment that real time has not reached yet go first, with the old URLs.
+		webhooks.flush(run);
+		const approved = /** @type {boolean} */ (approve);
+		const segment = applyResume(run, now, {
+			taskId: waitingTask,
+			feedback: typeof feedback === 'string' ? feedback : '',
+			approved,
+			webhooks: urls,
+		});
+		// Only the URLs this resume sent: the kickoff's are not carried over.
+		webhooks.schedule(run, segment, urls);
+		return jsonAnswer(200, approved ? errors.RESUMED : errors.RETRYING);
 	}
 
 	/** @param {string} kickoffId */
@@ -417,6 +499,7 @@ async function startCrewService(userOptions = {}) {
 		const routes = {
 			requests: { method: 'GET', run: () => requests },
 			runs: { method: 'GET', run: () => runs },
+			webhooks: { method: 'GET', run: () => webhooks.deliveries },
 			faults: {
 				method: 'POST',
 				run: (body) => {
@@ -508,6 +591,12 @@ async function startCrewService(userOptions = {}) {
 		},
 		requests,
 		runs,
+		webhookDeliveries: webhooks.deliveries,
+		waitForWebhooks(predicate, timeoutMs = 2000) {
+			if (typeof predicate !== 'function') throw new TypeError('waitForWebhooks needs a predicate function');
+			if (closed) return Promise.reject(new Error('waitForWebhooks: service closed'));
+			return webhooks.waitFor(predicate, timeoutMs);
+		},
 		count(route, method) {
 			return requests.filter((e) => e.route === route && (!method || e.method === method.toUpperCase())).length;
 		},
@@ -519,8 +608,10 @@ async function startCrewService(userOptions = {}) {
 		},
 		reset() {
 			// In place, so arrays a test already holds stay live.
+			webhooks.cancelAll('cancelled: service reset');
 			requests.length = 0;
 			runs.length = 0;
+			webhooks.deliveries.length = 0;
 			runsById.clear();
 			faults.clear();
 		},
@@ -528,6 +619,7 @@ async function startCrewService(userOptions = {}) {
 			if (!closing) {
 				closing = new Promise((resolve) => {
 					closed = true;
+					webhooks.close();
 					for (const timer of timers) clearTimeout(timer);
 					timers.clear();
 					server.close(() => resolve());
