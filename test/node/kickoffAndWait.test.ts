@@ -58,6 +58,8 @@ describe('Kickoff and Wait', () => {
 		expect(output.map((item) => item.json.state ?? 'error')).toEqual(['completed', 'error', 'error', 'completed']);
 		expect(output[1].json).toMatchObject({ error: expect.stringContaining('boom'), kickoff_id: failedRun?.kickoffId });
 		expect(output[2].json.error).toMatch(/not valid JSON/);
+		// n8n's "Continue (using error output)" routes items by this field.
+		expect(output.map((item) => item.error?.constructor.name)).toEqual([undefined, 'NodeOperationError', 'NodeOperationError', undefined]);
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(crew.service.runs).toHaveLength(3);
 	});

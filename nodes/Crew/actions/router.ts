@@ -1,3 +1,4 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../cancellableSleep';
@@ -46,6 +47,11 @@ async function runPerItem(context: IExecuteFunctions, itemCount: number, execute
 	return outcomes;
 }
 
+function asNodeError(context: IExecuteFunctions, error: Error, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error, { itemIndex });
+}
+
 /** An error as an output item, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
 function errorItem(outcome: { error: Error; kickoffId?: string }): IDataObject {
 	const json: IDataObject = { error: outcome.error.message };
@@ -69,7 +75,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		outcomes.map((outcome, itemIndex) => {
 			if ('json' in outcome) return { json: outcome.json, pairedItem: { item: itemIndex } };
 			if (!this.continueOnFail()) throw outcome.error;
-			return { json: errorItem(outcome), pairedItem: { item: itemIndex } };
+			// n8n moves an item to the error output ("Continue (using error output)") by its `error`.
+			return { json: errorItem(outcome), error: asNodeError(this, outcome.error, itemIndex), pairedItem: { item: itemIndex } };
 		}),
 	];
 }
