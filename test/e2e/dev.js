@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+'use strict';
+// Dev: a real n8n editor with this package, a reference crew service, credentials and the
+// sample workflows, on loopback, until Ctrl-C.
+//
+//   node test/e2e/dev.js [--n8n 2|1] [--port 5678] [--duration MS]
+//
+// --port      the editor's port (default 5678, or a free one when 5678 is taken)
+// --duration  how long each reference crew runs (default: the service's 2000 ms)
+//
+// The package is packed from dist/ once at start: after `npm run build`, restart dev to load
+// the new build. Everything (user folder, processes) is removed on Ctrl-C.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const net = require('node:net');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const procs = require('./lib/procs');
+const { prepare } = require('./lib/stack');
+const { freePort } = require('./lib/n8n');
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+function portFree(port) {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+async function main() {
+	const { values } = parseArgs({
+		options: { n8n: { type: 'string' }, port: { type: 'string' }, duration: { type: 'string' } },
+	});
+	const major = values.n8n || '2';
+	const wanted = Number(values.port || 5678);
+	const port = (await portFree(wanted)) ? wanted : await freePort();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-dev-'));
+	procs.installExitHandlers(() => fs.rmSync(root, { recursive: true, force: true }));
+
+	say(`Setting up n8n ${major}.x with n8n-nodes-crewai and a reference crew service...`);
+	const crewArgs = values.duration ? ['--duration', values.duration] : [];
+	const stack = await prepare({ major, root, crewArgs, log: (m) => say(`  ${m}`) });
+	const { n8n, crew, tokens, workflows } = stack;
+	say('  starting n8n (about 20-40 s)...');
+	const { url } = await n8n.start({ env: { N8N_PORT: String(port), N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}` } });
+	const owner = await n8n.setupOwner();
+
+	say();
+	say('='.repeat(72));
+	say(`n8n ${n8n.version} editor:  ${url}`);
+	say(`  sign in as   ${owner.email}`);
+	say(`  password     ${owner.password}`);
+	say();
+	say(`Reference crew service:  ${crew.url}`);
+	say(`  organization token  ${tokens.organization}`);
+	say(`  user token          ${tokens.user}`);
+	say('  credentials in n8n: "Crew (organization token)", "Crew (user token)", "Crew (wrong token)"');
+	say('  a kickoff may steer its run with options.meta = {"reference": {"durationMs": 5000, "outcome": "failure"}}');
+	say();
+	say('Sample workflows:');
+	for (const wf of Object.values(workflows)) say(`  ${url}/workflow/${wf.id}   ${wf.name}`);
+	say();
+	say(`Package: ${stack.installedAt}`);
+	say(`Logs:    ${n8n.logDir}`);
+	say('Ctrl-C stops n8n and the crew service and removes the temporary folder.');
+	say('='.repeat(72));
+
+	// Serve until Ctrl-C (handled by installExitHandlers) or until a process dies.
+	const ended = await Promise.race([
+		n8n.server.proc.exited.then(() => 'n8n'),
+		crew.proc.exited.then(() => 'the crew service'),
+	]);
+	if (procs.isStopping()) return; // Ctrl-C: the exit handler tears down and exits
+	say(`${ended} exited; stopping.`);
+	await procs.stopAll();
+	fs.rmSync(root, { recursive: true, force: true });
+	process.exit(1);
+}
+
+main().catch((err) => {
+	console.error(err.message || err);
+	procs.stopAll().finally(() => process.exit(1));
+});

@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+'use strict';
+// The Crew node in n8n's editor, in a real browser (Debian's Chromium through playwright-core).
+//
+//   node test/e2e/editor.js [--n8n 2|1] [--keep]
+//
+// Starts `n8n start` on a free loopback port with the packed package, the reference crew
+// service and its credentials and sample workflows; creates the owner over REST; then in
+// Chromium: signs in, opens the Kickoff-and-Wait workflow, opens the Crew node's panel and
+// its operation list, runs the step from the editor, opens the credential (n8n tests it), and
+// switches to "Map Each Input" (the fields come from the service's GET /inputs).
+// Screenshots go to test/e2e/screenshots/ (git-ignored). Ends with "N passed, N failed".
+//
+// Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const procs = require('./lib/procs');
+const { prepare } = require('./lib/stack');
+const { launch } = require('./lib/browser');
+const { versionInfo } = require('./lib/install');
+const { createReport, say } = require('./lib/report');
+
+const SHOTS = path.join(__dirname, 'screenshots');
+const WORKFLOW = 'kickoff-and-wait';
+const NODE = 'Kickoff and Wait';
+const OPERATIONS = ['Get Inputs', 'Get Status', 'Kickoff', 'Kickoff and Wait'];
+const UI_TIMEOUT = 45000;
+
+/**
+ * The editor checks for one n8n major, recorded in report. root: a fresh folder;
+ * packed: an existing pkg.pack() result (packed here when absent).
+ */
+async function editorSuite({ major, report, root, packed }) {
+	fs.mkdirSync(SHOTS, { recursive: true });
+	for (const f of fs.readdirSync(SHOTS)) if (f.startsWith(`n8n${major}-failed-`)) fs.rmSync(path.join(SHOTS, f));
+	let browser;
+	let stack;
+	const label = `editor, n8n ${versionInfo(major).version}`;
+	const shot = async (page, name) => {
+		const file = path.join(SHOTS, `n8n${major}-${name}.png`);
+		await page.screenshot({ path: file });
+		say(`    screenshot ${path.relative(process.cwd(), file)}`);
+	};
+	let page;
+	let failures = 0;
+	// Every check: on failure, a screenshot of where the page was.
+	const check = (name, fn) =>
+		report.check(label, name, async () => {
+			try {
+				await fn();
+			} catch (err) {
+				failures += 1;
+				if (page) await shot(page, `failed-${failures}`).catch(() => {});
+				throw err;
+			}
+		});
+	try {
+		let url;
+		const ready = await check('n8n start serves the editor; the owner signs in in Chromium', async () => {
+			stack = await prepare({ major, root, packed, log: (m) => say(`  ${m}`) });
+			({ url } = await stack.n8n.start());
+			const owner = await stack.n8n.setupOwner();
+			browser = await launch();
+			page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+			page.setDefaultTimeout(UI_TIMEOUT);
+			await page.goto(`${url}/signin`);
+			// 2.x labels its inputs; 1.x does not link the label, so fall back to the input itself.
+			await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]')).first().fill(owner.email);
+			await page.getByLabel('Password').or(page.locator('input[type="password"]')).first().fill(owner.password);
+			await page.getByRole('button', { name: 'Sign in' }).click();
+			await page.waitForURL((u) => !u.pathname.includes('/signin'));
+		});
+		if (!ready) return;
+
+		const node = () => page.locator(`[data-test-id="canvas-node"][data-node-name="${NODE}"]`);
+		await check('the workflow opens with the Crew node and its icon on the canvas', async () => {
+			await page.goto(`${url}/workflow/${stack.workflows[WORKFLOW].id}`);
+			await node().waitFor({ state: 'visible' });
+			const type = await node().getAttribute('data-node-type');
+			if (type !== 'n8n-nodes-crewai.crew') throw new Error(`node type ${type}`);
+			const icon = node().locator('img').first();
+			await icon.waitFor({ state: 'visible' });
+			const width = await icon.evaluate((img) => img.complete && img.naturalWidth);
+			if (!width) throw new Error('the node icon did not load');
+			await shot(page, 'canvas');
+		});
+
+		await check('the node panel renders its parameters and lists the four operations', async () => {
+			await node().dblclick();
+			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'visible' });
+			for (const p of ['operation', 'inputsMode', 'inputsJson']) {
+				await page.locator(`[data-test-id="parameter-input-${p}"]`).waitFor({ state: 'visible' });
+			}
+			await page.locator('[data-test-id="parameter-input-operation"]').click();
+			const dropdown = page.locator('.el-select-dropdown:visible, [role="listbox"]:visible').last();
+			await dropdown.waitFor({ state: 'visible' });
+			const listed = (await dropdown.locator('li, [role="option"]').allInnerTexts()).map((t) => t.split('\n')[0].trim());
+			for (const op of OPERATIONS) {
+				if (!listed.includes(op)) throw new Error(`operation "${op}" not listed (got ${listed.join(', ')})`);
+			}
+			await shot(page, 'operations');
+			await page.keyboard.press('Escape');
+			await dropdown.waitFor({ state: 'hidden' });
+		});
+
+		await check('"Execute step" in the editor runs the crew and shows its result', async () => {
+			const before = (await stack.crew.runs()).length;
+			await page.locator('[data-test-id="node-execute-button"]').first().click();
+			await page.locator('[data-test-id="output-panel"]').getByText('Crew finished: topic=AI agents').first().waitFor({ state: 'visible' });
+			const runs = await stack.crew.runs();
+			if (runs.length !== before + 1) throw new Error(`expected one new kickoff, the service saw ${runs.length - before}`);
+			if (runs[runs.length - 1].tokenType !== 'organization') throw new Error('the kickoff did not use the credential');
+			await shot(page, 'result');
+			// The same item as JSON: the clearest picture of what the node returns.
+			await page.locator('[data-test-id="output-panel"]').getByText('JSON', { exact: true }).first().click();
+			await page.locator('[data-test-id="output-panel"]').getByText('"completed"').first().waitFor({ state: 'visible' });
+			await shot(page, 'result-json');
+		});
+
+		await check('the credential test passes against the reference service', async () => {
+			const asked = async () => (await stack.crew.requests()).filter((r) => r.route === 'inputs' && r.tokenType === 'organization' && r.status === 200).length;
+			const before = await asked();
+			await page.locator('[data-test-id="credential-edit-button"]').first().click();
+			await page.getByText(/Connection tested successfully/i).first().waitFor({ state: 'visible' });
+			if ((await asked()) <= before) throw new Error("the service did not see the credential's test request");
+			await shot(page, 'credential');
+		});
+
+		await check('"Map Each Input" loads the crew\'s inputs from the service into the panel', async () => {
+			const modal = page.getByText(/Connection tested successfully/i).first();
+			if (await modal.isVisible()) {
+				await page.keyboard.press('Escape');
+				await modal.waitFor({ state: 'hidden' });
+			}
+			// Escape may close the node panel as well: open it again.
+			if (!(await page.locator('[data-test-id="ndv"]').isVisible())) await node().dblclick();
+			const before = (await stack.crew.requests()).filter((r) => r.route === 'inputs').length;
+			await page.locator('[data-test-id="parameter-input-inputsMode"]').click();
+			await page.locator('.el-select-dropdown:visible, [role="listbox"]:visible').last().getByText('Map Each Input').first().click();
+			const params = page.locator('[data-test-id="node-parameters"]');
+			for (const name of ['topic', 'audience']) await params.getByText(name, { exact: true }).first().waitFor({ state: 'visible' });
+			const after = (await stack.crew.requests()).filter((r) => r.route === 'inputs').length;
+			if (after <= before) throw new Error('the fields did not come from GET /inputs');
+			await shot(page, 'map-inputs');
+		});
+	} finally {
+		if (browser) await browser.close().catch(() => {});
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+		}
+	}
+}
+
+async function main() {
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' } } });
+	procs.installExitHandlers();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-editor-'));
+	const report = createReport();
+	try {
+		await editorSuite({ major: values.n8n || '2', report, root });
+	} finally {
+		await procs.stopAll();
+		if (values.keep) say(`kept ${root}`);
+		else fs.rmSync(root, { recursive: true, force: true });
+		process.exitCode = report.finish();
+	}
+}
+
+module.exports = { editorSuite };
+
+if (require.main === module) {
+	main().catch((err) => {
+		console.error(err);
+		procs.stopAll().finally(() => process.exit(1));
+	});
+}

@@ -1,0 +1,47 @@
+'use strict';
+// The setup every entry point shares: n8n from the cache, the packed package installed
+// into a throwaway user folder, the reference crew service, credentials and workflows.
+
+const crypto = require('node:crypto');
+const path = require('node:path');
+const { N8n } = require('./n8n');
+const pkg = require('./pkg');
+const { startCrewService } = require('./crew');
+const { credentialsFor, loadWorkflows } = require('./fixtures');
+
+/**
+ * @param {object} o
+ * @param {string} o.major            n8n major ('1' | '2')
+ * @param {string} o.root             a fresh folder for this stack
+ * @param {object} [o.packed]         result of pkg.pack(); packed here when absent
+ * @param {boolean} [o.withPackage]   false: leave the package out (proves the tests need it)
+ * @param {string[]} [o.crewArgs]     extra arguments for the crew service CLI
+ * @param {(workflows:object)=>void} [o.editWorkflows]  changes the saved workflows before import
+ * @param {(m:string)=>void} [o.log]
+ */
+async function prepare({ major, root, packed, withPackage = true, crewArgs = [], editWorkflows, log = () => {} }) {
+	const n8n = await N8n.create(major, path.join(root, `n8n-${major}`), { log });
+	let installedAt = null;
+	if (withPackage) {
+		packed = packed || (await pkg.pack(path.join(root, 'pack')));
+		installedAt = await pkg.installInto(n8n.userFolder, packed);
+	}
+	const crew = await startCrewService({ args: crewArgs, logFile: path.join(n8n.logDir, 'crew-service.log') });
+	try {
+		const tokens = {
+			organization: crew.tokens.organization,
+			user: crew.tokens.user,
+			wrong: `wrong-tok-${crypto.randomBytes(12).toString('hex')}`,
+		};
+		await n8n.importCredentials(credentialsFor(crew.url, tokens));
+		const workflows = loadWorkflows();
+		if (editWorkflows) editWorkflows(workflows);
+		await n8n.importWorkflows(Object.values(workflows));
+		return { n8n, crew, tokens, workflows, packed, installedAt };
+	} catch (err) {
+		await crew.stop();
+		throw err;
+	}
+}
+
+module.exports = { prepare };
