@@ -115,6 +115,7 @@ describe('Kickoff and Wait', () => {
 			items: items(2),
 		});
 		expect(error.httpCode).toBe('422');
+		expect(error.description).toContain(`The crews started for the other items keep running: kickoff IDs ${crew.service.runs[0].kickoffId}.`);
 		expect(crew.service.count('status')).toBe(0);
 	});
 

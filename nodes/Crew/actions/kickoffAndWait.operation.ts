@@ -121,6 +121,15 @@ function statusReader(context: IExecuteFunctions, connection: CrewConnection, po
 	};
 }
 
+/** The node stops at a failed kickoff; the crews already started for other items run on, and the user is told which. */
+function withRunningCrews(error: Error, running: RunningKickoff[]): Error {
+	if (running.length === 0) return error;
+	const holder = error as Error & { description?: string | null };
+	const ids = running.map((kickoff) => kickoff.kickoffId).join(', ');
+	holder.description = `${holder.description ?? ''} The crews started for the other items keep running: kickoff IDs ${ids}.`.trim();
+	return error;
+}
+
 /**
  * Kicks off a crew for every item (a bounded number of requests at once), then
  * waits on all of them together until each has finished, failed, or the one
@@ -144,10 +153,12 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 		}
 	});
 
-	const firstFailure = kickoffs.find((result) => result.kind === 'error');
-	if (firstFailure?.kind === 'error' && !this.continueOnFail()) throw firstFailure.error;
-
 	const running = kickoffs.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
+	const firstFailure = kickoffs.find((result) => result.kind === 'error');
+	if (firstFailure?.kind === 'error' && !this.continueOnFail()) {
+		throw withRunningCrews(firstFailure.error, running);
+	}
+
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	const waitOutcomes = connection
 		? await waitForCompletion(running, createPollPolicy(settings.pollIntervalMs), deadline, {
@@ -159,8 +170,9 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 			})
 		: [];
 
-	const byItem = new Map<number, ItemOutcome>();
-	running.forEach((kickoff, position) => byItem.set(kickoff.itemIndex, outcomeToItem(this, kickoff, waitOutcomes[position], settings.timeoutMs)));
-	for (const result of kickoffs) if (result.kind === 'error') byItem.set(result.itemIndex, { error: result.error });
-	return itemIndexes.map((itemIndex) => byItem.get(itemIndex) as ItemOutcome);
+	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.
+	let position = 0;
+	return kickoffs.map((result) =>
+		result.kind === 'error' ? { error: result.error } : outcomeToItem(this, result.kickoff, waitOutcomes[position++], settings.timeoutMs),
+	);
 }
