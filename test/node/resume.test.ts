@@ -81,6 +81,14 @@ describe('a crew paused for human input', () => {
 		expect(unknown.message).toContain('kickoff ID no-such-kickoff');
 	});
 
+	it('a resume whose answer was lost is not sent again, and the error says how to check', async () => {
+		const { output } = await runCrewNode({ parameters: kickoffAndWait, credentials: crew.credentials });
+		crew.service.injectFault({ route: 'resume', kind: 'reset', afterProcessing: true });
+		const error = await runCrewNodeExpectingError({ parameters: resume(output[0].json.kickoff_id as string, true, 'ok'), credentials: crew.credentials });
+		expect(error.description).toMatch(/may or may not have been resumed; it was not sent again/);
+		expect(crew.service.count('resume', 'POST')).toBe(1);
+	});
+
 	it('an empty Task ID is refused without a request', async () => {
 		const error = await runCrewNodeExpectingError({ parameters: resume('k', true, '', ' '), credentials: crew.credentials });
 		expect(error.message).toBe('Task ID is empty');
