@@ -9,6 +9,7 @@
 //                      Each is installed on first use into
 //                      ${N8N_E2E_CACHE:-~/.cache/n8n-nodes-crewai-e2e}/<version> (minutes) and reused.
 //   --editor           also the editor checks (editor.js) on each of these majors, in Chromium
+//   --callback         also the Crew Trigger callback round trip (callback.js) on each of these majors
 //                      (apt-get install -y chromium; npm ci --prefix test/e2e)
 //   --only TEXT        run only the tests whose name or workflow contains TEXT
 //   --keep             keep the temporary folder (user folders, n8n logs) and print its path
@@ -36,6 +37,7 @@ function parse() {
 			only: { type: 'string' },
 			keep: { type: 'boolean' },
 			editor: { type: 'boolean' },
+			callback: { type: 'boolean' },
 			'without-package': { type: 'boolean' },
 			help: { type: 'boolean' },
 		},
@@ -54,6 +56,7 @@ function parse() {
 		only: values.only,
 		keep: Boolean(values.keep),
 		editor: Boolean(values.editor),
+		callback: Boolean(values.callback),
 		withoutPackage: Boolean(values['without-package']),
 	};
 }
@@ -154,6 +157,13 @@ async function main() {
 				for (const major of opts.majors) {
 					say(`# editor, n8n ${major}.x`);
 					await editorSuite({ major, report, root: path.join(root, `editor-${major}`), packed });
+				}
+			}
+			if (opts.callback) {
+				const { callbackSuite } = require('./callback');
+				for (const major of opts.majors) {
+					say(`# callback round trip, n8n ${major}.x`);
+					await callbackSuite({ major, report, root: path.join(root, `callback-${major}`), packed, withPackage: !opts.withoutPackage, editor: opts.editor });
 				}
 			}
 		}

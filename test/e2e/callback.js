@@ -1,0 +1,420 @@
+#!/usr/bin/env node
+'use strict';
+// The callback round trip in a real n8n: Kickoff with a Crew Webhook URL → the reference
+// crew service runs the crew → it calls the Crew Trigger's production URL → n8n runs the
+// trigger's workflow.
+//
+//   node test/e2e/callback.js [--n8n 2|1|1,2|all] [--editor] [--keep] [--without-package]
+//
+//   --n8n              which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
+//   --editor           also open the trigger's workflow in Chromium and check the production
+//                      URL its panel shows (apt-get install -y chromium; npm ci --prefix test/e2e);
+//                      screenshots in test/e2e/screenshots/ (git-ignored)
+//   --keep             keep the temporary folder (user folder, n8n logs) and print its path
+//   --without-package  do not install the package: proves the test needs it (the checks fail)
+//
+// Per major: the packed package in a fresh user folder, the reference crew service, the
+// credentials, and the workflows of workflows/callback/ only:
+//   trigger.json               Crew Trigger (events: crew, secret e2e-secret) → No-op; made
+//                              active before `n8n start` (2.x publish:workflow, 1.x update:workflow)
+//   kickoff.json               Manual trigger → Crew Kickoff with the trigger's production URL as
+//                              Crew Webhook URL and Webhook Secret e2e-secret
+//   kickoff-wrong-secret.json  the same with another secret
+// The kickoff workflows run with `n8n execute --id` in their own process, against the same
+// database, while `n8n start` serves the webhook. The checks read the service's webhook
+// deliveries (/_reference/webhooks) and n8n's executions over REST as the owner.
+//
+// Expects dist/ to be built (`npm run build`). Prints one line per check and ends with
+// "N passed, N failed"; exits 1 when anything failed.
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const procs = require('./lib/procs');
+const pkg = require('./lib/pkg');
+const { prepare } = require('./lib/stack');
+const { freePort, OWNER } = require('./lib/n8n');
+const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { items } = require('./lib/runData');
+const { versionInfo } = require('./lib/install');
+const { createReport, say } = require('./lib/report');
+
+const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
+const SHOTS = path.join(__dirname, 'screenshots');
+const URL_PLACEHOLDER = '__CREW_TRIGGER_URL__';
+const SECRET = 'e2e-secret';
+const TOPIC = 'callbacks';
+const TRIGGER_NODE = 'Crew Trigger';
+const AFTER_TRIGGER_NODE = 'Crew Finished';
+const KICKOFF_NODE = 'Kickoff';
+// The reference crew runs 1.5 s (meta.reference.durationMs in the kickoff workflows).
+const DELIVERY_TIMEOUT_MS = 20000;
+const EXECUTION_TIMEOUT_MS = 20000;
+// After the refused call was answered: how long no execution may appear.
+const QUIET_MS = 2000;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** workflows/callback/*.json by file name without .json, the trigger's URL filled in. */
+function loadCallbackWorkflows(triggerUrl) {
+	const out = {};
+	for (const f of fs.readdirSync(CALLBACK_DIR).sort()) {
+		if (!f.endsWith('.json')) continue;
+		out[f.slice(0, -5)] = JSON.parse(fs.readFileSync(path.join(CALLBACK_DIR, f), 'utf8').split(URL_PLACEHOLDER).join(triggerUrl));
+	}
+	return out;
+}
+
+/**
+ * A production webhook URL as n8n builds it (n8n-workflow getNodeWebhookPath): a node
+ * with a webhookId and a static path gets `<base>/webhook/<webhookId>/<path>`.
+ */
+function productionUrl(baseUrl, node, webhookPath) {
+	assert.ok(node.webhookId, `node "${node.name}" has no webhookId`);
+	return `${baseUrl}/webhook/${node.webhookId}/${webhookPath}`;
+}
+
+/** n8n's REST API as the signed-in owner (the n8n-auth cookie of POST /rest/login). */
+async function restClient(baseUrl, owner = OWNER) {
+	const res = await fetch(`${baseUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+	});
+	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
+	const cookie = res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.find((c) => c.startsWith('n8n-auth='));
+	assert.ok(cookie, 'POST /rest/login set no n8n-auth cookie');
+	const get = async (route) => {
+		const r = await fetch(`${baseUrl}/rest/${route}`, { headers: { cookie } });
+		const text = await r.text();
+		if (!r.ok) throw new Error(`GET /rest/${route}: ${r.status} ${text.slice(0, 500)}`);
+		return JSON.parse(text).data;
+	};
+	return {
+		cookie,
+		get,
+		/** Every stored execution of a workflow, newest first (summaries, without data). */
+		executions: async (workflowId) => {
+			const data = await get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+			return data.results;
+		},
+		execution: (id) => get(`executions/${id}`),
+	};
+}
+
+/** The crew service's webhook calls (kind, url, kickoffId, status, error, payload). */
+async function deliveries(crew) {
+	const res = await fetch(`${crew.url}/_reference/webhooks`);
+	if (!res.ok) throw new Error(`GET /_reference/webhooks: ${res.status}`);
+	return res.json();
+}
+
+/** Waits until the service has an answer (or an error) for its call about this kickoff. */
+async function answeredDelivery(crew, kickoffId, timeoutMs = DELIVERY_TIMEOUT_MS) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const mine = (await deliveries(crew)).filter((d) => d.kickoffId === kickoffId);
+		const done = mine.filter((d) => d.status !== null || d.error);
+		if (done.length > 0) return { delivery: done[0], all: mine };
+		if (Date.now() > deadline) {
+			throw new Error(`no answered webhook call for kickoff ${kickoffId} within ${timeoutMs} ms (calls for it: ${JSON.stringify(mine)})`);
+		}
+		await sleep(250);
+	}
+}
+
+/** Waits for the executions of a workflow beyond the `known` ids to have finished, and returns them. */
+async function newFinishedExecutions(rest, workflowId, known, timeoutMs = EXECUTION_TIMEOUT_MS) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const fresh = (await rest.executions(workflowId)).filter((e) => !known.has(String(e.id)));
+		if (fresh.length > 0 && fresh.every((e) => !['new', 'running', 'waiting'].includes(e.status))) return fresh;
+		if (Date.now() > deadline) {
+			throw new Error(`no finished execution of ${workflowId} within ${timeoutMs} ms (new: ${JSON.stringify(fresh.map((e) => [e.id, e.status]))})`);
+		}
+		await sleep(250);
+	}
+}
+
+/** An execution's run data: n8n stores IRunExecutionData flatted-encoded; flatted comes with n8n. */
+function decodeExecutionData(n8n, data) {
+	const flatted = require(require.resolve('flatted', { paths: [path.join(n8n.layout.target, 'node_modules')] }));
+	return typeof data === 'string' ? flatted.parse(data) : data;
+}
+
+/**
+ * Runs a kickoff workflow with `n8n execute` (its own process, same database) and returns the
+ * kickoff_id of its output. When `n8n execute` fails, the error names how; `onStarted` is first
+ * given the kickoff_id the service saw (if exactly one kickoff reached it), so that the checks
+ * of the round trip after it can still run and tell an `n8n execute` problem from a callback one.
+ */
+async function kickoffVia(n8n, crew, workflow, onStarted = () => {}) {
+	const before = new Set((await crew.runs()).map((r) => r.kickoffId));
+	const exec = await n8n.execute(workflow.id);
+	const started = (await crew.runs()).filter((r) => !before.has(r.kickoffId));
+	if (started.length === 1) onStarted(started[0].kickoffId);
+	if (exec.code !== 0 || !exec.run) {
+		const how = `exit ${exec.code}${exec.signal ? `, signal ${exec.signal}` : ''}${exec.timedOut ? ', timed out' : ''}${exec.run ? '' : ', no run JSON'}`;
+		throw new Error(
+			`n8n execute --id=${workflow.id} (${how}; the service saw ${started.length} kickoff(s)); stderr:\n${procs.tail(exec.stderr, 20)}\nstdout:\n${procs.tail(exec.stdout, 8)}`,
+		);
+	}
+	const out = items(exec.run, KICKOFF_NODE);
+	assert.equal(out.length, 1, 'the Kickoff node gives one item');
+	const kickoffId = out[0].json.kickoff_id;
+	assert.match(String(kickoffId), /^[0-9a-f-]{36}$/, `Kickoff output: ${JSON.stringify(out[0].json)}`);
+	assert.deepEqual(started.map((r) => r.kickoffId), [kickoffId], 'the service saw this one kickoff');
+	return kickoffId;
+}
+
+/**
+ * The checks for one n8n major, recorded in report.
+ * @param {object} o
+ * @param {string} o.major
+ * @param {object} o.report           lib/report.js createReport()
+ * @param {string} o.root             a fresh folder
+ * @param {object} [o.packed]         an existing pkg.pack() result (packed here when absent)
+ * @param {boolean} [o.withPackage]   false: leave the package out
+ * @param {boolean} [o.editor]        also check the trigger's panel in Chromium
+ */
+async function callbackSuite({ major, report, root, packed, withPackage = true, editor = false }) {
+	let stack;
+	let rest;
+	let browser;
+	const label = `callback, n8n ${versionInfo(major).version}`;
+	const ctx = { known: new Set() };
+	const check = (name, fn) => report.check(label, name, fn);
+	try {
+		const ready = await check('n8n start with the Crew Trigger workflow active; the owner signs in over REST', async () => {
+			const port = await freePort();
+			const baseUrl = `http://127.0.0.1:${port}`;
+			// The URL is known before n8n starts: the trigger's webhookId is fixed in its JSON.
+			const draft = loadCallbackWorkflows(URL_PLACEHOLDER);
+			const triggerNode = draft.trigger.nodes.find((n) => n.name === TRIGGER_NODE);
+			ctx.triggerUrl = productionUrl(baseUrl, triggerNode, 'crew');
+			ctx.webhookId = triggerNode.webhookId;
+			stack = await prepare({
+				major,
+				root,
+				packed,
+				withPackage,
+				log: (m) => say(`  ${m}`),
+				editWorkflows: (workflows) => {
+					// Only this test's workflows in this n8n.
+					for (const k of Object.keys(workflows)) delete workflows[k];
+					Object.assign(workflows, loadCallbackWorkflows(ctx.triggerUrl));
+				},
+			});
+			if (!withPackage) say('  --without-package: n8n-nodes-crewai is NOT installed; the checks should fail');
+			const { n8n, workflows } = stack;
+			// Active before start: 2.x publishes the imported version, 1.x sets active (both CLIs say
+			// "restart n8n for changes to take effect", so this comes before `n8n start`).
+			const id = workflows.trigger.id;
+			await n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
+			await n8n.start({ env: { N8N_PORT: String(port) } });
+			await n8n.setupOwner();
+			rest = await restClient(baseUrl);
+			ctx.baseUrl = baseUrl;
+		});
+		if (!ready) return;
+		const { n8n, crew, workflows } = stack;
+		const triggerId = workflows.trigger.id;
+
+		await check("the trigger's production URL is the one n8n serves and shows: /webhook/<webhookId>/crew", async () => {
+			const wf = await rest.get(`workflows/${triggerId}`);
+			assert.equal(wf.active, true, 'the Crew Trigger workflow is active in n8n');
+			// What the editor builds the URL from (its "Production URL").
+			const settings = await rest.get('settings');
+			const shown = `${String(settings.urlBaseWebhook).replace(/\/+$/, '')}/webhook/${ctx.webhookId}/crew`;
+			assert.equal(shown, ctx.triggerUrl, "n8n's webhook base URL + the trigger's path");
+			// Registered: n8n answers with the trigger's own 401 (no secret), not 404 "not registered".
+			const res = await fetch(ctx.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"result":"no secret"}' });
+			const body = await res.text();
+			assert.equal(res.status, 401, `POST ${ctx.triggerUrl} without the secret: ${res.status} ${body.slice(0, 300)}`);
+			assert.match(body, /webhook secret is missing or wrong/i);
+			// Nor did that refused call start the workflow.
+			await sleep(QUIET_MS);
+			const executions = await rest.executions(triggerId);
+			for (const e of executions) ctx.known.add(String(e.id));
+			assert.deepEqual(executions.map((e) => `${e.id} ${e.status}`), [], 'no execution of the trigger workflow');
+		});
+
+		await check('Kickoff (`n8n execute`) sends the Crew Webhook URL and the secret in meta', async () => {
+			ctx.kickoffId = await kickoffVia(n8n, crew, workflows.kickoff, (id) => {
+				ctx.kickoffId = id;
+			});
+			const run = (await crew.runs()).find((r) => r.kickoffId === ctx.kickoffId);
+			assert.ok(run, `the service has no run ${ctx.kickoffId}`);
+			assert.deepEqual(run.inputs, { topic: TOPIC });
+			assert.equal(run.webhooks.crewWebhookUrl, ctx.triggerUrl);
+			assert.deepEqual(run.meta, { reference: { durationMs: 1500 }, webhook_secret: SECRET });
+		});
+
+		await check("the service's crew webhook call to n8n is answered 200", async () => {
+			assert.ok(ctx.kickoffId, 'no kickoff');
+			const { delivery, all } = await answeredDelivery(crew, ctx.kickoffId);
+			assert.equal(all.length, 1, `one call for the kickoff (${JSON.stringify(all.map((d) => [d.kind, d.status]))})`);
+			assert.equal(delivery.kind, 'crew');
+			assert.equal(delivery.url, ctx.triggerUrl);
+			assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+			assert.equal(delivery.payload.result, `Crew finished: topic=${TOPIC}`);
+			assert.equal(delivery.payload.meta.webhook_secret, SECRET, 'the service echoed the secret');
+		});
+
+		await check('n8n ran the trigger workflow once: {event: crew, kickoff_id, result, meta} without the secret', async () => {
+			assert.ok(ctx.kickoffId, 'no kickoff');
+			const fresh = await newFinishedExecutions(rest, triggerId, ctx.known);
+			for (const e of fresh) ctx.known.add(String(e.id));
+			assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
+			const [summary] = fresh;
+			assert.equal(summary.status, 'success');
+			assert.equal(summary.mode, 'webhook');
+			const execution = await rest.execution(summary.id);
+			const data = decodeExecutionData(n8n, execution.data);
+			const run = { data };
+			const out = items(run, TRIGGER_NODE);
+			assert.equal(out.length, 1, 'the trigger emitted one item');
+			const item = out[0].json;
+			assert.equal(item.event, 'crew');
+			assert.equal(item.kickoff_id, ctx.kickoffId);
+			assert.equal(item.result, `Crew finished: topic=${TOPIC}`);
+			assert.deepEqual(item.result_json, { inputs: { topic: TOPIC }, kickoffNumber: 1 });
+			assert.equal(typeof item.token_usage.total_tokens, 'number');
+			assert.deepEqual(item.meta, { reference: { durationMs: 1500 } }, 'meta as sent, webhook_secret removed');
+			assert.deepEqual(items(run, AFTER_TRIGGER_NODE).map((i) => i.json), [item], 'the next node got the item');
+			// Nowhere in what n8n stored of the run: the secret is the workflow's, not the run's.
+			assert.ok(!JSON.stringify(data.resultData).includes(SECRET), 'the secret appears in the stored run data');
+		});
+
+		await check('a kickoff with a wrong secret: n8n refuses the call with 401 and runs nothing', async () => {
+			const kickoffId = await kickoffVia(n8n, crew, workflows['kickoff-wrong-secret']);
+			const { delivery, all } = await answeredDelivery(crew, kickoffId);
+			assert.equal(all.length, 1, 'one call for the kickoff');
+			assert.equal(delivery.url, ctx.triggerUrl);
+			assert.equal(delivery.payload.meta.webhook_secret, 'not-the-e2e-secret');
+			assert.equal(delivery.status, 401, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+			await sleep(QUIET_MS);
+			const fresh = (await rest.executions(triggerId)).filter((e) => !ctx.known.has(String(e.id)));
+			assert.deepEqual(fresh.map((e) => `${e.id} ${e.status}`), [], 'no new execution of the trigger workflow');
+		});
+
+		if (editor) {
+			await check("the editor shows the trigger's production URL (Chromium)", async () => {
+				browser = await editorCheck({ major, baseUrl: ctx.baseUrl, workflowId: triggerId, triggerUrl: ctx.triggerUrl });
+			});
+		}
+	} finally {
+		if (browser) await browser.close().catch(() => {});
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+		}
+	}
+}
+
+/** Signs in, opens the trigger's workflow and panel, and looks for the production URL. Returns the browser. */
+async function editorCheck({ major, baseUrl, workflowId, triggerUrl }) {
+	const { launch } = require('./lib/browser');
+	fs.mkdirSync(SHOTS, { recursive: true });
+	const browser = await launch();
+	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	page.setDefaultTimeout(45000);
+	const shot = async (name) => {
+		const file = path.join(SHOTS, `n8n${major}-callback-${name}.png`);
+		await page.screenshot({ path: file });
+		say(`    screenshot ${path.relative(process.cwd(), file)}`);
+	};
+	try {
+		await page.goto(`${baseUrl}/signin`);
+		await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]')).first().fill(OWNER.email);
+		await page.getByLabel('Password').or(page.locator('input[type="password"]')).first().fill(OWNER.password);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.waitForURL((u) => !u.pathname.includes('/signin'));
+		await page.goto(`${baseUrl}/workflow/${workflowId}`);
+		const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${TRIGGER_NODE}"]`);
+		await node.waitFor({ state: 'visible' });
+		await shot('canvas');
+		await node.dblclick();
+		await page.locator('[data-test-id="ndv"]').waitFor({ state: 'visible' });
+		await shot('panel');
+		// The webhook URLs section: "Production URL" shows the URL to paste into the Kickoff.
+		const urls = page.locator('[data-test-id="ndv"]').getByText(/Webhook URLs/i).first();
+		await urls.click();
+		const prod = page.locator('[data-test-id="ndv"]').getByText(/Production URL/i).first();
+		await prod.click();
+		const shown = page.locator('[data-test-id="ndv"]').getByText(triggerUrl, { exact: true }).first();
+		await shown.waitFor({ state: 'visible' });
+		await shot('production-url');
+	} catch (err) {
+		await shot('failed').catch(() => {});
+		await browser.close().catch(() => {});
+		throw err;
+	}
+	return browser;
+}
+
+function parse() {
+	const { values } = parseArgs({
+		options: {
+			n8n: { type: 'string' },
+			editor: { type: 'boolean' },
+			keep: { type: 'boolean' },
+			'without-package': { type: 'boolean' },
+			help: { type: 'boolean' },
+		},
+	});
+	if (values.help) {
+		const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(2);
+		const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
+		process.stdout.write(header.map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+		process.exit(0);
+	}
+	const spec = values.n8n || process.env.N8N_E2E_VERSIONS || '2';
+	const majors = spec === 'all' ? ['1', '2'] : spec.split(/[ ,]+/).filter(Boolean);
+	for (const m of majors) if (!['1', '2'].includes(m)) throw new Error(`--n8n: unknown major "${m}" (use 1, 2, 1,2 or all)`);
+	return { majors, editor: Boolean(values.editor), keep: Boolean(values.keep), withoutPackage: Boolean(values['without-package']) };
+}
+
+async function main() {
+	const opts = parse();
+	procs.installExitHandlers();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-callback-'));
+	const report = createReport();
+	try {
+		let packed;
+		if (!opts.withoutPackage) {
+			try {
+				packed = await pkg.pack(path.join(root, 'pack'));
+				say(`packed ${path.basename(packed.tarball)} (${packed.files.length} files)`);
+			} catch (err) {
+				report.record('setup', 'npm pack of the package', err, 0);
+			}
+		}
+		if (packed || opts.withoutPackage) {
+			for (const major of opts.majors) {
+				say(`# callback round trip, n8n ${major}.x`);
+				await callbackSuite({ major, report, root: path.join(root, `callback-${major}`), packed, withPackage: !opts.withoutPackage, editor: opts.editor });
+			}
+		}
+	} finally {
+		await procs.stopAll();
+		if (opts.keep) say(`kept ${root}`);
+		else fs.rmSync(root, { recursive: true, force: true });
+	}
+	process.exitCode = report.finish();
+}
+
+module.exports = { callbackSuite, productionUrl, restClient, decodeExecutionData };
+
+if (require.main === module) {
+	main().catch((err) => {
+		console.error(err);
+		procs.stopAll().finally(() => process.exit(1));
+	});
+}
