@@ -28,7 +28,7 @@ export class CrewTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Copy this trigger\'s production URL into the Crew Webhook URL (and Task or Step Webhook URL) options of a Crew node\'s Kickoff. Activate this workflow first.',
+					'Copy this trigger\'s production URL into the Crew Webhook URL (and Task or Step Webhook URL) options of a Crew node\'s Kickoff, and activate this workflow (in n8n 2.x: publish it). To try it from the editor, use the Test URL instead while listening.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
