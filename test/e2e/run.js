@@ -18,6 +18,7 @@
 // Expects dist/ to be built (`npm run build`). Prints one line per test and ends with
 // "N passed, N failed"; exits 1 when anything failed.
 
+const { printHeaderAndExit, parseMajors } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -42,15 +43,8 @@ function parse() {
 			help: { type: 'boolean' },
 		},
 	});
-	if (values.help) {
-		const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(2);
-		const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
-		process.stdout.write(header.map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
-		process.exit(0);
-	}
-	const spec = values.n8n || process.env.N8N_E2E_VERSIONS || '2';
-	const majors = spec === 'all' ? ['1', '2'] : spec.split(/[ ,]+/).filter(Boolean);
-	for (const m of majors) if (!['1', '2'].includes(m)) throw new Error(`--n8n: unknown major "${m}" (use 1, 2, 1,2 or all)`);
+	if (values.help) printHeaderAndExit(__filename);
+	const majors = parseMajors(values.n8n);
 	return {
 		majors,
 		only: values.only,

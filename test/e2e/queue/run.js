@@ -33,6 +33,7 @@
 // (`node test/e2e/lib/install.js 2` installs it ahead of time); redis-server from Debian is
 // installed when missing (apt-get, as root).
 
+const { printHeaderAndExit } = require('../lib/cli');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -79,12 +80,7 @@ function parse() {
 			help: { type: 'boolean' },
 		},
 	});
-	if (values.help) {
-		const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(2);
-		const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
-		process.stdout.write(header.map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
-		process.exit(0);
-	}
+	if (values.help) printHeaderAndExit(__filename);
 	const int = (v, d, name) => {
 		if (v === undefined) return d;
 		if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`--${name} needs a positive integer, got "${v}"`);
