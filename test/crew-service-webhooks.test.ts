@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startCrewService, type CrewService, type CrewServiceOptions, type WebhookDelivery } from './crew-service';
+import { type CrewService, type WebhookDelivery } from './crew-service';
+import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { isLoopbackHost } = require('./crew-service/webhooks') as { isLoopbackHost: (host: string) => boolean };
 
@@ -9,25 +10,12 @@ const { isLoopbackHost } = require('./crew-service/webhooks') as { isLoopbackHos
 // real time, so these tests use short runs (300-600 ms) and wait on deliveries
 // with a deadline; run lifecycles use a fake clock where timing must be exact.
 
-let open: CrewService[] = [];
+const start = closedAfterEach();
 let receivers: Receiver[] = [];
 afterEach(async () => {
-	await Promise.all(open.map((s) => s.close()));
 	await Promise.all(receivers.map((r) => r.close()));
-	open = [];
 	receivers = [];
 });
-
-async function start(options?: CrewServiceOptions): Promise<CrewService> {
-	const service = await startCrewService(options);
-	open.push(service);
-	return service;
-}
-
-function fakeClock(start = 1_000_000) {
-	let t = start;
-	return { now: () => t, advance: (ms: number) => void (t += ms), set: (ms: number) => void (t = ms) };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,30 +1,15 @@
 import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { startCrewService, type CrewService, type CrewServiceOptions } from './crew-service';
+import { startCrewService, type CrewService } from './crew-service';
+import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
 
 // The reference service is the oracle for the node's tests, so these tests pin
 // its behaviour to the spec and field notes.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let open: CrewService[] = [];
-afterEach(async () => {
-	await Promise.all(open.map((s) => s.close()));
-	open = [];
-});
-
-async function start(options?: CrewServiceOptions): Promise<CrewService> {
-	const service = await startCrewService(options);
-	open.push(service);
-	return service;
-}
-
-/** A controllable clock so lifecycles are tested without waiting. */
-function fakeClock(start = 1_000_000) {
-	let t = start;
-	return { now: () => t, advance: (ms: number) => void (t += ms), set: (ms: number) => void (t = ms) };
-}
+const start = closedAfterEach();
 
 interface Reply {
 	status: number;
