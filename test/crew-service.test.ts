@@ -355,14 +355,17 @@ describe('status routes', () => {
 		expect(s.count('status', 'GET')).toBe(6);
 	});
 
-	test('unknown ids are 404 naming the id, in both error shapes', async () => {
+	test('unknown ids get the documented "Execution not found" 404 naming the id, in both error shapes; the unserved spelling the router\'s bare one', async () => {
 		const s = await start();
 		const missing = '97eba64f-958c-40a0-b61c-625fe635a3c0';
 		const r = await call(s, 'GET', `/${missing}/status`);
-		expect([r.status, r.json]).toEqual([404, { error: 'Not Found', message: `Kickoff not found: ${missing}` }]);
+		expect([r.status, r.json]).toEqual([404, { error: 'Execution not found', message: `No execution found with ID: ${missing}` }]);
 		s.configure({ errorShape: 'fastapi' });
 		const f = await call(s, 'GET', `/status/${missing}`);
-		expect([f.status, f.json]).toEqual([404, { detail: `Kickoff not found: ${missing}` }]);
+		expect([f.status, f.json]).toEqual([404, { detail: `No execution found with ID: ${missing}` }]);
+		s.configure({ statusPaths: 'wild', errorShape: 'documented' });
+		const unserved = await call(s, 'GET', `/${missing}/status`);
+		expect([unserved.status, unserved.json]).toEqual([404, { detail: 'Not Found' }]);
 	});
 
 	test('odd ids are decoded and simply not found, never routed elsewhere', async () => {
@@ -394,7 +397,7 @@ describe('status routes', () => {
 				expect(r.json).toEqual({ detail: 'Not Found' });
 				expect(logged.route).toBe('other');
 			} else {
-				expect(r.json.message).toBe(`Kickoff not found: ${loggedId}`);
+				expect(r.json.message).toBe(`No execution found with ID: ${loggedId}`);
 				expect(logged).toMatchObject({ route: 'status', kickoffId: loggedId, status: 404 });
 			}
 		}
@@ -522,6 +525,26 @@ describe('faults', () => {
 		expect(html.text).toMatch(/<html>/);
 		const plain = await call(s, 'GET', '/inputs');
 		expect([plain.status, plain.text, plain.headers.get('content-type')]).toEqual([200, 'OK', 'text/plain']);
+	});
+
+	test('a status fault with a spelling strikes only that spelling: the served route fails, the router still answers the other', async () => {
+		const s = await start({ durationMs: 0, statusPaths: 'contract' });
+		const id = await kickoff(s);
+		s.injectFault({ route: 'status', spelling: 'contract', kind: 'status', status: 500, times: 2 });
+		const answers = [];
+		for (const p of [`/status/${id}`, `/${id}/status`, `/status/${id}`, `/${id}/status`, `/${id}/status`]) {
+			const r = await call(s, 'GET', p);
+			answers.push([p.startsWith('/status/') ? 'wild' : 'contract', r.status]);
+		}
+		expect(answers).toEqual([['wild', 404], ['contract', 500], ['wild', 404], ['contract', 500], ['contract', 200]]);
+		expect(s.requests.filter((r) => r.route === 'status').map((r) => [r.spelling, r.status])).toEqual(answers);
+		expect(s.count('status')).toBe(5);
+		// Without a spelling, a status fault is a proxy's: it strikes the unserved spelling too.
+		s.injectFault({ route: 'status', kind: 'status', status: 502 });
+		expect((await call(s, 'GET', `/status/${id}`)).status).toBe(502);
+		for (const f of [{ route: 'inputs', spelling: 'wild', kind: 'hang' }, { route: 'status', spelling: 'both', kind: 'hang' }]) {
+			expect(() => s.injectFault(f as never)).toThrow(TypeError);
+		}
 	});
 
 	test('clearFaults, reset and fault validation', async () => {

@@ -5,7 +5,8 @@ const { STATUS_CODES } = require('node:http');
 
 /** @typedef {'documented' | 'fastapi'} ErrorShape */
 
-// FastAPI's own router answers these; they never follow the configured shape.
+// FastAPI's own router answers these, before any handler: bare, naming nothing,
+// whatever shape the handlers' errors have.
 const ROUTE_NOT_FOUND = Object.freeze({ detail: 'Not Found' });
 const METHOD_NOT_ALLOWED = Object.freeze({ detail: 'Method Not Allowed' });
 
@@ -34,6 +35,18 @@ function missingInputsBody(shape, missing) {
 		return { detail: missing.map((name) => ({ loc: ['body', 'inputs', name], msg: 'Field required', type: 'missing' })) };
 	}
 	return { error: 'Validation Error', message: 'Missing required inputs', details: { missing_inputs: missing } };
+}
+
+/**
+ * The status route's own 404 for an id it does not know, as the vendor's API
+ * reference documents it; in FastAPI's shape, the same words as the detail.
+ * Unlike the router's bare 404 it names what was not found.
+ * @param {ErrorShape} shape
+ * @param {string} kickoffId
+ */
+function executionNotFoundBody(shape, kickoffId) {
+	const message = `No execution found with ID: ${kickoffId}`;
+	return shape === 'fastapi' ? { detail: message } : { error: 'Execution not found', message };
 }
 
 /**
@@ -69,6 +82,7 @@ module.exports = {
 	errorBody,
 	missingInputsBody,
 	missingFieldsBody,
+	executionNotFoundBody,
 	defaultFaultMessage,
 	reason,
 };

@@ -6,6 +6,7 @@
 /** @typedef {Fault & { times: number }} QueuedFault */
 
 const FAULT_ROUTES = ['inputs', 'kickoff', 'status', 'resume', 'any'];
+const STATUS_SPELLINGS = ['contract', 'wild'];
 const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson'];
 
 /**
@@ -17,9 +18,13 @@ const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson']
 function normalizeFault(input) {
 	if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new TypeError('fault must be an object');
 	const f = /** @type {Record<string, any>} */ (input);
-	const known = ['route', 'kind', 'times', 'status', 'body', 'contentType', 'headers', 'delayMs', 'afterProcessing'];
+	const known = ['route', 'spelling', 'kind', 'times', 'status', 'body', 'contentType', 'headers', 'delayMs', 'afterProcessing'];
 	for (const key of Object.keys(f)) if (!known.includes(key)) throw new TypeError(`unknown fault field "${key}"`);
 	if (!FAULT_ROUTES.includes(f.route)) throw new TypeError(`fault.route must be one of ${FAULT_ROUTES.join(', ')}`);
+	if (f.spelling !== undefined) {
+		if (f.route !== 'status') throw new TypeError('fault.spelling is only for route "status"');
+		if (!STATUS_SPELLINGS.includes(f.spelling)) throw new TypeError(`fault.spelling must be one of ${STATUS_SPELLINGS.join(', ')}`);
+	}
 	if (!FAULT_KINDS.includes(f.kind)) throw new TypeError(`fault.kind must be one of ${FAULT_KINDS.join(', ')}`);
 	const times = f.times === undefined ? 1 : f.times;
 	if (!Number.isInteger(times) || times < 1) throw new TypeError('fault.times must be a positive integer');
@@ -58,12 +63,16 @@ class FaultQueue {
 	}
 
 	/**
-	 * The first queued fault that matches the route is used up by one request.
+	 * The first queued fault that matches the request is used up by it. A
+	 * status fault with a spelling strikes only requests at that path spelling.
 	 * @param {Route} route
+	 * @param {'contract' | 'wild'} [spelling] of a status request
 	 * @returns {QueuedFault | undefined}
 	 */
-	take(route) {
-		const index = this.queue.findIndex((f) => f.route === 'any' || f.route === route);
+	take(route, spelling) {
+		const index = this.queue.findIndex(
+			(f) => f.route === 'any' || (f.route === route && (f.spelling === undefined || f.spelling === spelling)),
+		);
 		if (index === -1) return undefined;
 		const fault = this.queue[index];
 		fault.times -= 1;

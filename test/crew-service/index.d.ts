@@ -65,7 +65,13 @@ export interface CrewServiceOptions {
 	inputsShape?: 'names' | 'objects';
 	/** 'contract' → {"status":"running",...}; 'wild' → {"state":"RUNNING",...}. Default 'contract'. */
 	recordShape?: 'contract' | 'wild';
-	/** Which status spellings answer: '/{id}/status' (contract), '/status/{id}' (wild). Default 'both'. */
+	/**
+	 * Which status spellings answer: '/{id}/status' (contract), '/status/{id}' (wild; the vendor's
+	 * current API reference). Default 'both'. The other spelling gets the router's bare 404
+	 * `{"detail": "Not Found"}`; an unknown id at a served spelling gets the route's own 404,
+	 * `{"error": "Execution not found", "message": "No execution found with ID: <id>"}`
+	 * (errorShape 'fastapi': `{"detail": "No execution found with ID: <id>"}`).
+	 */
 	statusPaths?: 'both' | 'contract' | 'wild';
 	/** 'documented' → {"error","message"[,"details"]}; 'fastapi' → {"detail": ...}. Default 'documented'. */
 	errorShape?: 'documented' | 'fastapi';
@@ -202,6 +208,13 @@ export interface WebhookDelivery {
 export interface Fault {
 	/** 'any' also matches unknown paths, never the /_reference/ admin routes. */
 	route: 'inputs' | 'kickoff' | 'status' | 'resume' | 'any';
+	/**
+	 * Only with route 'status': strike only requests at this path spelling ('contract' `/{id}/status`,
+	 * 'wild' `/status/{id}`). Without it a status fault strikes either spelling, served or not, as a
+	 * proxy in front of the service would; with the served spelling it models the service's own
+	 * status route failing, while the router still answers the other spelling's bare 404.
+	 */
+	spelling?: 'contract' | 'wild';
 	/**
 	 * status: answer `status` (default 500) with `body` (default an error in the configured errorShape).
 	 * reset: TCP reset, no answer. hang: never answer. delay: answer normally after delayMs.

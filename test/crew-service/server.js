@@ -412,7 +412,7 @@ async function startCrewService(userOptions = {}) {
 		const run = runsById.get(kickoffId);
 		if (!run) {
 			const shown = redact(kickoffId).value;
-			return jsonAnswer(404, errors.errorBody(options.errorShape, 404, `Kickoff not found: ${shown}`));
+			return jsonAnswer(404, errors.executionNotFoundBody(options.errorShape, shown));
 		}
 		run.statusRequests += 1;
 		return jsonAnswer(200, statusRecord(run, options.now(), options.recordShape));
@@ -469,7 +469,7 @@ async function startCrewService(userOptions = {}) {
 		requests.push(entry);
 
 		// A fault models the network or a proxy, so it strikes before auth and routing.
-		const fault = faults.take(match.route);
+		const fault = faults.take(match.route, match.route === 'status' ? match.spelling : undefined);
 		const isDelay = fault !== undefined && fault.kind === 'delay';
 		if (fault && isDelay && !fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
 		const answer = !fault || isDelay || fault.afterProcessing ? processSafely(req, match, bodyText, entry) : null;

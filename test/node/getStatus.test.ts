@@ -34,28 +34,20 @@ describe('Get Status', () => {
 		expect(output[0].json).toMatchObject({ state: 'failed', result: null, error: 'Task execution failed: bad key' });
 	});
 
-	it('falls back to /status/{id} when the service only answers that spelling', async () => {
-		crew.service.configure({ statusPaths: 'wild', durationMs: 0 });
-		const kickoffId = await kickoffOne(crew.credentials);
-		const { output } = await runCrewNode({ parameters: getStatus(kickoffId), credentials: crew.credentials });
-		expect(output[0].json.state).toBe('completed');
-		expect(crew.service.requests.filter((request) => request.route === 'status').map((request) => [request.spelling, request.status])).toEqual([
-			['contract', 404],
-			['wild', 200],
-		]);
-	});
-
-	it('reports an unknown kickoff ID as not found, after trying both spellings once', async () => {
+	it('reports an unknown kickoff ID with the service\'s own not-found message and the ID', async () => {
 		const error = await runCrewNodeExpectingError({ parameters: getStatus('no-such-kickoff'), credentials: crew.credentials });
 		expect(error.httpCode).toBe('404');
-		expect(error.message).toContain('kickoff ID no-such-kickoff');
+		expect(error.message).toBe(
+			'The crew service answered 404 while reading the crew\'s status (kickoff ID no-such-kickoff): Execution not found: No execution found with ID: no-such-kickoff',
+		);
 		expect(error.description).toMatch(/Check the kickoff ID/);
-		expect(crew.service.count('status')).toBe(2);
+		// Both spellings are served here, so the first answer is already the status route's own.
+		expect(crew.service.count('status')).toBe(1);
 	});
 
 	it('encodes a kickoff ID with slashes and spaces so it cannot reach another path', async () => {
 		await runCrewNodeExpectingError({ parameters: getStatus('../inputs x/y'), credentials: crew.credentials });
-		expect(crew.service.requests.map((request) => request.kickoffId)).toEqual(['../inputs x/y', '../inputs x/y']);
+		expect(crew.service.requests.map((request) => request.kickoffId)).toEqual(['../inputs x/y']);
 		expect(crew.service.count('inputs')).toBe(0);
 	});
 

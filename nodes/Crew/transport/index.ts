@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { parseRetryAfter } from '../pollPolicy';
+import { StatusRouteMemory } from './statusRoute';
 
 export const CREDENTIAL_TYPE = 'crewApi';
 
@@ -132,22 +133,13 @@ export async function sendCrewRequest(
 	};
 }
 
-type StatusSpelling = 'contract' | 'wild';
-
-// Which status path answered last for a base URL, so later reads go straight
-// there. Shared by all executions in this process; a wrong guess costs one 404.
-const statusSpellings = new Map<string, StatusSpelling>();
-
-function statusPath(spelling: StatusSpelling, kickoffId: string): string {
-	// Encoded, so an id with a slash or a dot-dot can never address another route.
-	const segment = encodeURIComponent(kickoffId);
-	return spelling === 'contract' ? `/${segment}/status` : `/status/${segment}`;
-}
+// Which status path each base URL answers, learned by every execution in this process.
+const statusRoutes = new StatusRouteMemory();
 
 /**
- * Reads one status record. The contract's path is `/{kickoff_id}/status`, the
- * clients in the wild use `/status/{kickoff_id}`: on a 404 the other spelling
- * is tried once before "not found" is believed.
+ * Reads one status record, at whichever status path the service has: see
+ * statusRoute.ts for how the spelling is learned. When neither path has the
+ * kickoff, the answer is the status route's own 404, which names it.
  */
 export async function requestCrewStatus(
 	context: CrewContext,
@@ -155,15 +147,5 @@ export async function requestCrewStatus(
 	kickoffId: string,
 	timeoutMs: number = REQUEST_TIMEOUT_MS,
 ): Promise<CrewAnswer> {
-	const first = statusSpellings.get(connection.baseUrl) ?? 'contract';
-	const second: StatusSpelling = first === 'contract' ? 'wild' : 'contract';
-	const answer = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(first, kickoffId), timeoutMs });
-	if (answer.kind !== 'http' || answer.statusCode !== 404) {
-		if (isSuccess(answer)) statusSpellings.set(connection.baseUrl, first);
-		return answer;
-	}
-	const fallback = await sendCrewRequest(context, connection, { method: 'GET', path: statusPath(second, kickoffId), timeoutMs });
-	if (isSuccess(fallback)) statusSpellings.set(connection.baseUrl, second);
-	// Both spellings said 404: the first answer stands.
-	return fallback.kind === 'http' && fallback.statusCode === 404 ? answer : fallback;
+	return await statusRoutes.read(connection.baseUrl, kickoffId, async (path) => await sendCrewRequest(context, connection, { method: 'GET', path, timeoutMs }));
 }
