@@ -1,12 +1,13 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { crewAnswerError, scrubSecret } from '../../nodes/Crew/transport/crewErrors';
+import { ADVICE, adviceCode, adviceFor, crewAnswerError, scrubSecret } from '../../nodes/Crew/transport/crewErrors';
+import type { CrewAction } from '../../nodes/Crew/transport/crewErrors';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1, position: [0, 0], parameters: {} };
 const secret = 'tok-SECRET-123456';
 
-function httpError(statusCode: number, body: unknown, action: 'getInputs' | 'kickoff' | 'getStatus' = 'kickoff', kickoffId?: string) {
+function httpError(statusCode: number, body: unknown, action: CrewAction = 'kickoff', kickoffId?: string) {
 	return crewAnswerError(node, { kind: 'http', statusCode, body }, { action, itemIndex: 2, kickoffId, secret });
 }
 
@@ -16,7 +17,7 @@ describe('crewAnswerError', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.httpCode).toBe('400');
 		expect(error.message).toBe('The crew service answered 400 while starting the crew: inputs must be strings');
-		expect(error.description).toMatch(/format of the inputs/);
+		expect(error.description).toMatch(/every input must be a text value/);
 		expect(error.context.itemIndex).toBe(2);
 	});
 
@@ -64,6 +65,61 @@ describe('crewAnswerError', () => {
 		const stored = JSON.stringify({ ...error, message: error.message, description: error.description });
 		expect(stored).not.toContain(secret);
 		expect(error.message).toContain('[token hidden]');
+	});
+});
+
+/**
+ * The advice each operation gives for the codes the vendor's API reference
+ * lists (400 bad input, 401 bad token, 404 not found, 422 validation, 500
+ * server error): one phrase per cell that only that advice carries.
+ */
+const PINNED: Array<[CrewAction, number, RegExp]> = [
+	['getInputs', 400, /request for the crew's inputs.*Base URL/],
+	['getInputs', 401, /bearer token.*Status tab/],
+	['getInputs', 404, /Base URL.*this crew's own API address/],
+	['getInputs', 422, /takes no parameters.*Base URL/],
+	['getInputs', 500, /service failed\. Run again later/],
+	['kickoff', 400, /every input must be a text value and Meta a JSON object/],
+	['kickoff', 401, /bearer token.*Status tab/],
+	['kickoff', 404, /Base URL.*this crew's own API address/],
+	['kickoff', 422, /inputs the crew requires are missing or invalid/],
+	['kickoff', 500, /may or may not have started/],
+	['getStatus', 400, /refused the kickoff ID.*exactly as a Kickoff returned it/],
+	['getStatus', 401, /bearer token.*Status tab/],
+	['getStatus', 404, /Check the kickoff ID.*crew that ran it/],
+	['getStatus', 422, /refused the kickoff ID.*exactly as a Kickoff returned it/],
+	['getStatus', 500, /failed to read the status; the crew itself may still be running/],
+	['resume', 400, /Only a crew paused for human input can be resumed.*task it waits on/],
+	['resume', 401, /bearer token.*Status tab/],
+	['resume', 404, /no execution with this kickoff ID/],
+	['resume', 422, /Kickoff ID of the paused crew and the Task ID it waits on/],
+	['resume', 500, /may or may not have been resumed/],
+];
+
+describe('advice per operation and status code', () => {
+	it.each(PINNED)('%s %i', (action, statusCode, advice) => {
+		expect(adviceFor(action, statusCode)).toMatch(advice);
+		expect(httpError(statusCode, undefined, action, 'k-1').description).toBe(adviceFor(action, statusCode));
+	});
+
+	it('never gives a kickoff\'s inputs advice for another operation', () => {
+		for (const action of ['getInputs', 'getStatus', 'resume'] as const) {
+			for (const code of [400, 422]) expect(adviceFor(action, code)).not.toMatch(/inputs the crew (requires|expects)|text value/);
+		}
+	});
+
+	it('names the missing inputs only on a kickoff', () => {
+		expect(adviceFor('kickoff', 422, ['budget'])).toBe('Give values for: budget. Get Inputs lists every input the crew expects.');
+		const body = { detail: [{ loc: ['body', 'task_id'], msg: 'Field required', type: 'missing' }] };
+		const resumeError = crewAnswerError(node, { kind: 'http', statusCode: 422, body }, { action: 'resume', itemIndex: 0, kickoffId: 'k-1' });
+		expect(resumeError.message).toBe('The crew service answered 422 while resuming the crew (kickoff ID k-1): task_id: Field required');
+		expect(resumeError.description).toBe(ADVICE.resume[422]);
+	});
+
+	it('files every code under one column of the table', () => {
+		expect([400, 401, 403, 404, 409, 422, 429].map(adviceCode)).toEqual([400, 401, 403, 404, 409, 422, 429]);
+		expect([500, 502, 503, 599].map(adviceCode)).toEqual(Array(4).fill('serverError'));
+		expect([302, 405, 410, 600].map(adviceCode)).toEqual(Array(4).fill('other'));
 	});
 });
 

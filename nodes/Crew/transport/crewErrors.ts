@@ -29,40 +29,90 @@ const ACTION_WORDS: Record<CrewAction, string> = {
 	resume: 'resuming the crew',
 };
 
-function adviceFor(answer: HttpAnswer, context: ErrorContext, missingInputs: string[]): string {
-	const { statusCode } = answer;
-	if (context.action === 'resume' && (statusCode === 400 || statusCode === 409)) {
-		return 'Only a crew paused for human input can be resumed, with the ID of the task it waits on. Get Status shows the state and the task_id of a paused crew.';
+/** The status codes the advice distinguishes; 'serverError' is any 5xx, 'other' anything else. */
+export type AdviceCode = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 'serverError' | 'other';
+
+const CHECK_TOKEN =
+	'Check the bearer token in the Crew API credential. Copy the current token from the crew\'s Status tab in the dashboard: resetting a token there stops the old one at once.';
+const TOKEN_NOT_ALLOWED =
+	'The token was accepted but may not do this. A User Bearer Token has limited permissions: use the crew\'s Bearer Token (organization level) from its Status tab.';
+const CHECK_BASE_URL =
+	'Check the Base URL in the Crew API credential: it must be this crew\'s own API address, as shown on its dashboard, with no path after it.';
+const CHECK_KICKOFF_ID_FORMAT =
+	'The service refused the kickoff ID. Give it exactly as a Kickoff returned it (kickoff_id, a UUID such as 97eba64f-958c-40a0-b61c-625fe635a3c0), without quotes, spaces or other text around it.';
+const NOT_PAUSED =
+	'Only a crew paused for human input can be resumed, and only with the ID of the task it waits on. Get Status shows the state and the task_id of a paused crew.';
+const UNEXPECTED = 'The service answered in a way the node does not expect. Check the Base URL and the token in the Crew API credential.';
+
+/**
+ * What to do, by operation and status code. The same code means different
+ * things per request: a 422 on a kickoff is about the inputs, on a status read
+ * about the kickoff ID, on a resume about the task and the paused state.
+ * Get Status also stands for the reads while Kickoff and Wait waits, Kickoff
+ * for its kickoffs.
+ */
+export const ADVICE: Readonly<Record<CrewAction, Readonly<Record<AdviceCode, string>>>> = {
+	getInputs: {
+		400: `The service refused the request for the crew's inputs. ${CHECK_BASE_URL}`,
+		401: CHECK_TOKEN,
+		403: TOKEN_NOT_ALLOWED,
+		404: CHECK_BASE_URL,
+		409: UNEXPECTED,
+		422: `The service refused the request for the crew's inputs, which takes no parameters. ${CHECK_BASE_URL}`,
+		429: 'The service is limiting requests. Wait a moment and run again.',
+		serverError: 'The service failed. Run again later, and contact the service\'s support if this persists.',
+		other: UNEXPECTED,
+	},
+	kickoff: {
+		400: 'The service rejected the format of the kickoff: every input must be a text value and Meta a JSON object. Check the Inputs and options of this node against Get Inputs.',
+		401: CHECK_TOKEN,
+		403: TOKEN_NOT_ALLOWED,
+		404: CHECK_BASE_URL,
+		409: UNEXPECTED,
+		422: 'Some inputs the crew requires are missing or invalid. Get Inputs lists every input the crew expects.',
+		429: 'The service is limiting requests. Wait and run again, or start fewer crews at once (Max Concurrent Kickoffs).',
+		serverError:
+			'The service failed. The crew may or may not have started: check the crew\'s executions in the dashboard before starting it again, and contact the service\'s support if this persists.',
+		other: UNEXPECTED,
+	},
+	getStatus: {
+		400: CHECK_KICKOFF_ID_FORMAT,
+		401: CHECK_TOKEN,
+		403: TOKEN_NOT_ALLOWED,
+		404: 'Check the kickoff ID (the kickoff_id a Kickoff returned) and that the credential\'s Base URL is the address of the crew that ran it: each crew knows only its own kickoffs.',
+		409: UNEXPECTED,
+		422: CHECK_KICKOFF_ID_FORMAT,
+		429: 'The service is limiting requests. Read the status less often: raise the Poll Interval, or wait and run again.',
+		serverError:
+			'The service failed to read the status; the crew itself may still be running. Read it again later with this kickoff ID, and contact the service\'s support if this persists.',
+		other: UNEXPECTED,
+	},
+	resume: {
+		400: NOT_PAUSED,
+		401: CHECK_TOKEN,
+		403: TOKEN_NOT_ALLOWED,
+		404: 'The service knows no execution with this kickoff ID. Give the kickoff_id of the paused crew, with the credential of the crew that ran it.',
+		409: NOT_PAUSED,
+		422: 'The service found the resume incomplete. Give the Kickoff ID of the paused crew and the Task ID it waits on; Get Status shows both for a crew paused for human input.',
+		429: 'The service is limiting requests. Wait and run again; the crew stays paused until it is resumed.',
+		serverError:
+			'The service failed. The crew may or may not have been resumed: Get Status with this kickoff ID shows whether it is still paused. Contact the service\'s support if this persists.',
+		other: UNEXPECTED,
+	},
+};
+
+export function adviceCode(statusCode: number): AdviceCode {
+	if (statusCode >= 500 && statusCode <= 599) return 'serverError';
+	const known: AdviceCode[] = [400, 401, 403, 404, 409, 422, 429];
+	return known.find((code) => code === statusCode) ?? 'other';
+}
+
+/** The advice for an HTTP answer; a kickoff's 422 that names the missing inputs says which to fill in. */
+export function adviceFor(action: CrewAction, statusCode: number, missingInputs: readonly string[] = []): string {
+	if (action === 'kickoff' && statusCode === 422 && missingInputs.length > 0) {
+		return `Give values for: ${missingInputs.join(', ')}. Get Inputs lists every input the crew expects.`;
 	}
-	if (statusCode === 400) {
-		return 'The service rejected the format of the inputs. Every input must be a text value; check the Inputs of this node against Get Inputs.';
-	}
-	if (statusCode === 401 || statusCode === 403) {
-		return 'Check the bearer token in the Crew API credential. Copy the current token from the crew\'s Status tab in the dashboard: resetting a token there stops the old one at once.';
-	}
-	if (statusCode === 404) {
-		return context.action === 'getStatus' || context.action === 'resume'
-			? 'Check the kickoff ID (it is the kickoff_id a Kickoff returned) and that the credential\'s Base URL is the address of the crew that ran it.'
-			: 'Check the Base URL in the Crew API credential: it must be this crew\'s own API address, as shown on its dashboard.';
-	}
-	if (statusCode === 422) {
-		return missingInputs.length > 0
-			? `Give values for: ${missingInputs.join(', ')}. Get Inputs lists every input the crew expects.`
-			: 'Some inputs the crew requires are missing or invalid. Get Inputs lists every input the crew expects.';
-	}
-	if (statusCode === 429) {
-		return 'The service is limiting requests. Wait and run again, or start fewer crews at once.';
-	}
-	if (statusCode >= 500 && context.action === 'kickoff') {
-		return 'The service failed. The crew may or may not have started: check the crew\'s executions in the dashboard before starting it again, and contact the service\'s support if this persists.';
-	}
-	if (statusCode >= 500 && context.action === 'resume') {
-		return 'The service failed. The crew may or may not have been resumed: Get Status with this kickoff ID shows whether it is still paused. Contact the service\'s support if this persists.';
-	}
-	if (statusCode >= 500) {
-		return 'The service failed. Run again later, and contact the service\'s support if this persists.';
-	}
-	return 'The service answered in a way the node does not expect. Check the Base URL and the token in the Crew API credential.';
+	return ADVICE[action][adviceCode(statusCode)];
 }
 
 /**
@@ -83,12 +133,12 @@ function apiError(node: INode, summary: string, advice: string, context: ErrorCo
 /** A NodeApiError for an HTTP answer that is not a success: code, the service's words, and what to do. */
 export function httpAnswerError(node: INode, answer: HttpAnswer, context: ErrorContext): NodeApiError {
 	const serviceMessage = readServiceMessage(answer.body);
-	const missingInputs = answer.statusCode === 422 ? readMissingInputs(answer.body) : [];
+	const missingInputs = answer.statusCode === 422 && context.action === 'kickoff' ? readMissingInputs(answer.body) : [];
 	let summary = `The crew service answered ${answer.statusCode} while ${ACTION_WORDS[context.action]}`;
 	if (context.kickoffId !== undefined) summary += ` (kickoff ID ${context.kickoffId})`;
 	if (missingInputs.length > 0) summary += `: missing inputs ${missingInputs.join(', ')}`;
 	else if (serviceMessage) summary += `: ${serviceMessage}`;
-	return apiError(node, summary, adviceFor(answer, context, missingInputs), context, String(answer.statusCode));
+	return apiError(node, summary, adviceFor(context.action, answer.statusCode, missingInputs), context, String(answer.statusCode));
 }
 
 /** A NodeApiError for a request that got no HTTP answer at all. */
