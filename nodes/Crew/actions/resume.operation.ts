@@ -2,11 +2,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../crewStatus';
-import { buildResumeBody } from '../kickoffBody';
+import { buildResumeBody, InvalidParameterError } from '../kickoffBody';
 import type { WebhookUrls } from '../kickoffBody';
 import { crewAnswerError } from '../transport/crewErrors';
 import { getCrewConnection, isSuccess } from '../transport';
 import { postAtMostOnce } from '../transport/postOnce';
+import { checkUrlOptions } from '../urlOptions';
 import { optionsCollection, webhookUrlOptions } from './inputs.description';
 import type { OperationTools } from './operationTools';
 
@@ -54,6 +55,18 @@ function requiredText(context: IExecuteFunctions, name: string, label: string, i
 	return value;
 }
 
+/** The webhook URLs to send again, each checked before any request. */
+function readWebhookUrls(context: IExecuteFunctions, itemIndex: number): WebhookUrls {
+	const options = context.getNodeParameter('options', itemIndex, {}) as WebhookUrls;
+	try {
+		checkUrlOptions(options);
+	} catch (error) {
+		if (!(error instanceof InvalidParameterError)) throw error;
+		throw new NodeOperationError(context.getNode(), error.message, { itemIndex, description: error.description });
+	}
+	return options;
+}
+
 /** Continues a crew paused for human input (`POST /resume`), approving or rejecting the paused task. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
 	const kickoffId = requiredText(this, 'kickoffId', 'Kickoff ID', itemIndex);
@@ -62,7 +75,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		taskId: requiredText(this, 'taskId', 'Task ID', itemIndex),
 		humanFeedback: String(this.getNodeParameter('humanFeedback', itemIndex, '') ?? ''),
 		isApprove: this.getNodeParameter('isApprove', itemIndex, true) as boolean,
-		...(this.getNodeParameter('options', itemIndex, {}) as WebhookUrls),
+		...readWebhookUrls(this, itemIndex),
 	});
 	const connection = await getCrewConnection(this, itemIndex);
 	const answer = await postAtMostOnce(this, connection, '/resume', body, tools.sleep);

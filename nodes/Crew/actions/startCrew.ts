@@ -8,6 +8,7 @@ import type { KickoffOptions } from '../kickoffBody';
 import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
 import type { CrewConnection } from '../transport';
 import { postAtMostOnce } from '../transport/postOnce';
+import { checkUrlOptions } from '../urlOptions';
 
 /** The inputs of one item, in the mode the user chose, as the text values the service takes. */
 function readInputs(context: IExecuteFunctions, itemIndex: number): Record<string, string> {
@@ -33,6 +34,7 @@ function readInputs(context: IExecuteFunctions, itemIndex: number): Record<strin
 export function readKickoffBody(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	try {
 		const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions;
+		checkUrlOptions(options);
 		return buildKickoffBody(readInputs(context, itemIndex), options);
 	} catch (error) {
 		if (error instanceof InvalidParameterError) {

@@ -1,0 +1,71 @@
+import { InvalidParameterError } from '../../nodes/Crew/kickoffBody';
+import { checkUrlOptions, isAbsoluteHttpUrl, URL_OPTIONS } from '../../nodes/Crew/urlOptions';
+
+function errorOf(options: object, urlOptions?: Record<string, string>): InvalidParameterError {
+	try {
+		checkUrlOptions(options, urlOptions);
+	} catch (error) {
+		return error as InvalidParameterError;
+	}
+	throw new Error('checkUrlOptions accepted it');
+}
+
+describe('isAbsoluteHttpUrl', () => {
+	it.each([
+		'https://example.com/webhook/crew',
+		'http://localhost:5678/webhook/3f2b/crew',
+		'http://127.0.0.1:9/x?a=1#f',
+		'HTTPS://EXAMPLE.COM',
+		'https://[::1]:8080/hook',
+	])('accepts %s', (url) => {
+		expect(isAbsoluteHttpUrl(url)).toBe(true);
+	});
+
+	it.each([
+		'not a url',
+		'example.com/webhook',
+		'/webhook/crew',
+		'ftp://example.com/x',
+		'javascript:alert(1)',
+		'http:/example.com',
+		'https://',
+		'https://exa mple.com/x',
+		'https://example.com/a b',
+		'mailto:me@example.com',
+	])('refuses %s', (url) => {
+		expect(isAbsoluteHttpUrl(url)).toBe(false);
+	});
+});
+
+describe('checkUrlOptions', () => {
+	it('checks the three webhook URLs', () => {
+		expect(Object.keys(URL_OPTIONS).sort()).toEqual(['crewWebhookUrl', 'stepWebhookUrl', 'taskWebhookUrl']);
+	});
+
+	it('takes empty, blank and absent options as not set, and good URLs as they are', () => {
+		expect(() => checkUrlOptions({})).not.toThrow();
+		expect(() => checkUrlOptions({ crewWebhookUrl: '', stepWebhookUrl: '   ', taskWebhookUrl: null })).not.toThrow();
+		expect(() => checkUrlOptions({ crewWebhookUrl: ' https://example.com/crew ', meta: 'not a url either' })).not.toThrow();
+	});
+
+	it.each([
+		['crewWebhookUrl', 'not a url', 'Crew Webhook URL is not an absolute http(s) URL: "not a url"'],
+		['stepWebhookUrl', 'example.com/step', 'Step Webhook URL is not an absolute http(s) URL: "example.com/step"'],
+		['taskWebhookUrl', 42, 'Task Webhook URL is not an absolute http(s) URL: "42"'],
+	])('names %s and shows its value', (name, value, message) => {
+		const error = errorOf({ [name]: value });
+		expect(error).toBeInstanceOf(InvalidParameterError);
+		expect(error.message).toBe(message);
+		expect(error.description).toMatch(/starting with https:\/\/.*No request was sent for this item/);
+	});
+
+	it('shortens a very long value', () => {
+		expect(errorOf({ crewWebhookUrl: 'x'.repeat(5_000) }).message.length).toBeLessThan(300);
+	});
+
+	it('checks a URL option added later once its name is listed', () => {
+		expect(errorOf({ eventStreamUrl: 'nope' }, { ...URL_OPTIONS, eventStreamUrl: 'Event Stream URL' }).message).toBe(
+			'Event Stream URL is not an absolute http(s) URL: "nope"',
+		);
+	});
+});
