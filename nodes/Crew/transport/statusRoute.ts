@@ -127,13 +127,13 @@ export class StatusRouteMemory {
 	private async ask(baseUrl: string, kickoffId: string, send: (path: string) => Promise<CrewAnswer>): Promise<CrewAnswer> {
 		const asked: StatusSpelling[] = [];
 		let answer: CrewAnswer | undefined;
-		for (let spelling = chooseSpelling(this.knowledgeOf(baseUrl), asked); spelling !== undefined; ) {
+		let spelling = chooseSpelling(this.knowledgeOf(baseUrl), asked);
+		while (spelling !== undefined) {
 			answer = await send(statusPath(spelling, kickoffId));
 			this.knowledge.set(baseUrl, learnFromAnswer(this.knowledgeOf(baseUrl), spelling, answer, kickoffId));
 			asked.push(spelling);
 			// Only the router's "no such path" sends the read on to the other spelling.
-			if (!isRouteNotFound(answer, kickoffId)) break;
-			spelling = chooseSpelling(this.knowledgeOf(baseUrl), asked);
+			spelling = isRouteNotFound(answer, kickoffId) ? chooseSpelling(this.knowledgeOf(baseUrl), asked) : undefined;
 		}
 		// chooseSpelling gives a first spelling for any knowledge, so an answer is always there.
 		return answer as CrewAnswer;
