@@ -16,7 +16,9 @@ export class Crew implements INodeType {
 		name: 'crew',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: secrets come from the Crew Callback API credential; 1 keeps the Webhook Secret option of 0.1.0.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ {"getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume"}[$parameter["operation"]] }}',
 		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
@@ -24,7 +26,10 @@ export class Crew implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'crewApi', required: true }],
+		credentials: [
+			{ name: 'crewApi', required: true },
+			{ name: 'crewCallbackApi', required: false, displayOptions: { show: { operation: ['kickoff', 'kickoffAndWait'] } } },
+		],
 		properties: [
 			{
 				displayName: 'Operation',
