@@ -204,8 +204,17 @@ class EventStream {
 		this.config = config;
 		/** @type {WeakMap<Run, CallbackConfig>} */
 		this.configs = new WeakMap();
+		/** @type {WeakMap<Run, number>} */
+		this.lastStamp = new WeakMap();
 		/** @type {Map<Run, { events: StreamEvent[], timer: NodeJS.Timeout | null }>} */
 		this.buffers = new Map();
+	}
+
+	/** The next event time of a run on the service clock, strictly after the last one. @param {Run} run */
+	stamp(run) {
+		const at = Math.max(this.config.now(), (this.lastStamp.get(run) ?? -Infinity) + 1);
+		this.lastStamp.set(run, at);
+		return new Date(at).toISOString();
 	}
 
 	/** @param {Run} run @param {CallbackConfig} config */
@@ -231,11 +240,11 @@ class EventStream {
 		if (!config) return;
 		if (config.stream) {
 			const stream = config.stream;
-			const at = this.config.now();
 			const events = streamEventsOf(run, event, legacy)
-				.filter((e) => stream.events.length === 0 || stream.events.includes(e.type))
-				// One ms apart within a moment, so sorting by timestamp gives back the true order.
-				.map((e, k) => ({ id: randomUUID(), execution_id: run.kickoffId, timestamp: new Date(at + k).toISOString(), type: e.type, data: e.data }));
+				// Stamped before filtering: every event of a run at least 1 ms after the one before,
+				// so sorting by timestamp gives back the true order (the source's timestamps increase too).
+				.map((e) => ({ id: randomUUID(), execution_id: run.kickoffId, timestamp: this.stamp(run), type: e.type, data: e.data }))
+				.filter((e) => stream.events.length === 0 || stream.events.includes(e.type));
 			for (const streamEvent of events) this.enqueue(run, stream, streamEvent);
 		}
 		if (pausesHere && config.humanInput) {

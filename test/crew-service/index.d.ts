@@ -159,7 +159,7 @@ export interface StreamEvent {
 	id: string;
 	/** The kickoff_id. */
 	execution_id: string;
-	/** ISO 8601 with ms, service clock; events of one moment are 1 ms apart. */
+	/** ISO 8601 with ms, service clock; each event of a run at least 1 ms after the one before. */
 	timestamp: string;
 	/**
 	 * crew_kickoff_started, task_started, tool_usage_started, tool_usage_finished, task_completed,
