@@ -92,7 +92,7 @@ export function receiveCall(call: IncomingCall): CallOutcome {
 		return items.length > 0 ? { kind: 'accepted', channel, items } : { kind: 'ignored', channel, reason: 'no picked event in this delivery' };
 	}
 	const secret = call.legacySecretParameter.trim() || call.secrets.metaSecret?.trim() || '';
-	if (!carriesSecret(body, secret)) return { kind: 'refused', channel, reason: 'the webhook secret in meta is missing or wrong' };
+	if (!carriesSecret(body, secret)) return { kind: 'refused', channel, reason: 'the webhook secret is missing or wrong' };
 	const event = classifyCrewEvent(body);
 	if (event === undefined || !wantsLegacy(event, picked)) return { kind: 'ignored', channel, reason: event ?? 'unknown' };
 	return { kind: 'accepted', channel, items: [toTriggerItem(event, body)] };
