@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InvalidParameterError } from './kickoffBody';
+import { InvalidParameterError, webhookFields } from './kickoffBody';
+import type { KickoffOptions } from './kickoffBody';
 import { isStreamEventGroup, NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS } from './streamEvents';
 
 /**
@@ -165,6 +166,18 @@ export function readCallbackOptions(values: CallbackOptionValues): CallbackOptio
 		throw new InvalidParameterError('Human Input Webhook URL is empty', 'Give the Crew Trigger\'s production URL as Human Input Webhook URL, or remove Human Input Webhook Auth.');
 	}
 	return options;
+}
+
+/**
+ * The secret to put in meta for the legacy URLs: the 0.1.0 Webhook Secret option
+ * when a version-1 node has one, else the credential's, and only when a legacy URL
+ * is set (the one channel it protects; the stream and human input have their own auth).
+ */
+export function legacyWebhookSecret(options: KickoffOptions, secrets: CallbackSecrets): string | undefined {
+	const fromOption = options.webhookSecret?.trim();
+	if (fromOption) return fromOption;
+	const hasLegacyUrls = Object.keys(webhookFields(options)).length > 0;
+	return hasLegacyUrls ? secrets.metaSecret?.trim() || undefined : undefined;
 }
 
 /** True when the options need the credential's secrets. */

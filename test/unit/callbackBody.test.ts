@@ -1,4 +1,4 @@
-import { buildCallbackFields, expandEventTypes, readCallbackOptions, requireHttpUrl } from '../../nodes/Crew/callbackBody';
+import { buildCallbackFields, expandEventTypes, legacyWebhookSecret, readCallbackOptions, requireHttpUrl } from '../../nodes/Crew/callbackBody';
 import { InvalidParameterError } from '../../nodes/Crew/kickoffBody';
 import { NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS, groupsOfEventType } from '../../nodes/Crew/streamEvents';
 
@@ -82,5 +82,17 @@ describe('readCallbackOptions and buildCallbackFields', () => {
 		expect(errorOf(() => readCallbackOptions({ humanInputWebhookAuth: 'basic' })).message).toBe('Human Input Webhook URL is empty');
 		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'webhook/x' }), secrets)).message).toMatch(/^Event Stream URL is not/);
 		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'https://x.example/', eventStreamEvents: [] }), secrets)).message).toBe('Event Stream has no events');
+	});
+});
+
+describe('legacyWebhookSecret', () => {
+	const credential = { metaSecret: ' from-credential ' };
+	it('takes the 0.1.0 option first (version-1 nodes), then the credential\'s, only with a legacy URL', () => {
+		expect(legacyWebhookSecret({ webhookSecret: 'from-option', crewWebhookUrl: 'https://x.example/' }, credential)).toBe('from-option');
+		expect(legacyWebhookSecret({ webhookSecret: 'from-option' }, credential)).toBe('from-option');
+		expect(legacyWebhookSecret({ taskWebhookUrl: 'https://x.example/' }, credential)).toBe('from-credential');
+		expect(legacyWebhookSecret({}, credential)).toBeUndefined();
+		expect(legacyWebhookSecret({ crewWebhookUrl: ' ' }, credential)).toBeUndefined();
+		expect(legacyWebhookSecret({ crewWebhookUrl: 'https://x.example/' }, {})).toBeUndefined();
 	});
 });

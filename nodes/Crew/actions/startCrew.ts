@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } 
 
 import type { Sleep } from '../cancellableSleep';
 import { isPlainObject } from '../crewStatus';
-import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs, webhookFields } from '../kickoffBody';
+import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs } from '../kickoffBody';
 import type { KickoffOptions } from '../kickoffBody';
-import { buildCallbackFields, needsCallbackSecrets, readCallbackOptions } from '../callbackBody';
+import { buildCallbackFields, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../callbackBody';
 import type { CallbackOptionValues } from '../callbackBody';
 import { readCallbackSecrets } from './callbackSecrets';
 import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
@@ -42,9 +42,7 @@ export async function readKickoffBody(context: IExecuteFunctions, itemIndex: num
 		const callbacks = readCallbackOptions(options);
 		const inputs = readInputs(context, itemIndex);
 		const secrets = await readCallbackSecrets(context, itemIndex, needsCallbackSecrets(callbacks));
-		// The 0.1.0 option (node version 1) wins; otherwise the credential's, only with legacy URLs (the one channel it protects).
-		const hasLegacyUrls = Object.keys(webhookFields(options)).length > 0;
-		const webhookSecret = options.webhookSecret?.trim() || (hasLegacyUrls ? secrets.metaSecret : undefined);
+		const webhookSecret = legacyWebhookSecret(options, secrets);
 		return { ...buildKickoffBody(inputs, { ...options, webhookSecret }), ...buildCallbackFields(callbacks, secrets) };
 	} catch (error) {
 		if (error instanceof InvalidParameterError) {
