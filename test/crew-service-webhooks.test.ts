@@ -597,3 +597,143 @@ describe('human in the loop', () => {
 		expect((await resume(s, { execution_id: id, task_id: 'research_task', is_approve: true })).status).toBe(404);
 	});
 });
+
+// The service's own callback channels (shared/spec/callbacks.md): Event Streaming with a
+// bearer token, the crew human-input webhook, the signed flow feedback request.
+describe('callback channels', () => {
+	interface Call {
+		headers: http.IncomingHttpHeaders;
+		raw: string;
+		body: any;
+	}
+	async function startRecorder() {
+		const calls: Call[] = [];
+		const server = http.createServer((req, res) => {
+			let raw = '';
+			req.on('data', (c) => (raw += c));
+			req.on('end', () => {
+				calls.push({ headers: req.headers, raw, body: JSON.parse(raw) });
+				res.writeHead(200).end();
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+		receivers.push({ base: url, received: [], hooks: () => ({ taskWebhookUrl: url, stepWebhookUrl: url, crewWebhookUrl: url }), close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) });
+		return { url, calls };
+	}
+	const streamed = (calls: Call[]) => calls.flatMap((c) => c.body.events as any[]);
+	const byTime = (events: any[]) => [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+
+	test('batched stream: {"events":[...]} with the bearer token as given, every event of a run, terminal event carries the output', async () => {
+		const hook = await startRecorder();
+		const s = await start({ durationMs: 300, eventStream: { flushMs: 50 } });
+		const id = await kickoff(s, { inputs: { topic: 'streams' }, webhooks: { url: hook.url, events: [], authentication: { strategy: 'bearer', token: 'stream-tok-1' } } });
+		await s.waitForWebhooks((ds) => streamed(hook.calls).some((e) => e.type === 'crew_kickoff_completed') && allSettled(ds), 2000);
+		expect(hook.calls.every((c) => c.headers.authorization === 'Bearer stream-tok-1' && Object.keys(c.body).join() === 'events')).toBe(true);
+		// Batched: fewer requests than events.
+		const events = byTime(streamed(hook.calls));
+		expect(hook.calls.length).toBeLessThan(events.length);
+		expect(events.map((e) => e.type).filter((t) => !t.startsWith('tool_'))).toEqual([
+			'crew_kickoff_started', 'task_started', 'task_completed', 'task_started', 'task_completed', 'task_started', 'task_completed', 'report_draft_ready', 'crew_kickoff_completed',
+		]);
+		for (const e of events) expect(Object.keys(e)).toEqual(['id', 'execution_id', 'timestamp', 'type', 'data']);
+		expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+		expect(events.every((e) => e.execution_id === id && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(e.timestamp))).toBe(true);
+		expect(events.at(-1).data).toMatchObject({ output: { raw: 'Crew finished: topic=streams', json_dict: { inputs: { topic: 'streams' }, kickoffNumber: 1 } }, total_tokens: 2580 });
+		// The run and the request log show the config, never the token.
+		expect(s.runs[0].callbacks.stream).toEqual({ url: hook.url, events: [], realtime: false, auth: 'bearer' });
+		expect(JSON.stringify([s.runs, s.requests])).not.toContain('stream-tok-1');
+		expect(s.webhookDeliveries.every((d) => d.kind === 'stream' && d.auth === 'bearer')).toBe(true);
+	});
+
+	test('realtime: one event per request, only the requested types; failure ends with crew_kickoff_failed and data.error', async () => {
+		const hook = await startRecorder();
+		const s = await start({ durationMs: 300, plan: () => ({ outcome: 'failure', error: 'quota exceeded' }) });
+		await kickoff(s, { webhooks: { url: hook.url, events: ['task_completed', 'crew_kickoff_failed'], realtime: true, authentication: { strategy: 'bearer', token: 't' } } });
+		await s.waitForWebhooks((ds) => streamed(hook.calls).some((e) => e.type === 'crew_kickoff_failed') && allSettled(ds), 2000);
+		expect(hook.calls.every((c) => c.body.events.length === 1)).toBe(true);
+		expect(byTime(streamed(hook.calls)).map((e) => e.type)).toEqual(['task_completed', 'task_completed', 'crew_kickoff_failed']);
+		expect(streamed(hook.calls).find((e) => e.type === 'crew_kickoff_failed').data).toEqual({ crew_name: 'reference_crew', error: 'quota exceeded' });
+	});
+
+	test('a batch with a duplicate; a receiver that is down gets no retry', async () => {
+		const hook = await startRecorder();
+		const s = await start({ durationMs: 0, eventStream: { duplicate: true, shuffle: true } });
+		await kickoff(s, { webhooks: { url: hook.url, authentication: { strategy: 'bearer', token: 't' } } });
+		await s.waitForWebhooks((ds) => ds.length >= 1 && allSettled(ds), 2000);
+		const [batch] = hook.calls.map((c) => c.body.events as any[]);
+		expect(batch.length).toBe(new Set(batch.map((e) => e.id)).size + 1);
+		const dead = await deadUrl();
+		const s2 = await start({ durationMs: 0 });
+		await kickoff(s2, { webhooks: { url: dead, authentication: { strategy: 'bearer', token: 't' } } });
+		await s2.waitForWebhooks((ds) => ds.length === 1 && allSettled(ds), 2000);
+		await sleep(200);
+		expect(s2.webhookDeliveries).toHaveLength(1);
+		expect(s2.webhookDeliveries[0].error).toBeDefined();
+	});
+
+	test('wrong shapes are refused with 400; only loopback targets are called', async () => {
+		const s = await start({ durationMs: 0 });
+		for (const bad of [{ webhooks: 'x' }, { webhooks: { url: 'http://127.0.0.1:1', events: 'all' } }, { webhooks: { url: 'u', authentication: { strategy: 'basic', username: 'a', password: 'b' } } }, { humanInputWebhook: { url: 'u', authentication: { strategy: 'oauth' } } }]) {
+			expect((await call(s, 'POST', '/kickoff', { body: { inputs: { topic: 'x' }, ...bad } })).status).toBe(400);
+		}
+		await kickoff(s, { webhooks: { url: 'https://hooks.example/stream', authentication: { strategy: 'bearer', token: 't' } } });
+		await s.waitForWebhooks((ds) => ds.length > 0 && allSettled(ds), 2000);
+		expect(s.webhookDeliveries[0].error).toMatch(/not a loopback host/);
+	});
+
+	test('humanInputWebhook: called with basic auth as the run pauses, carried over to the resumed run', async () => {
+		const hook = await startRecorder();
+		const s = await start({ durationMs: 300 });
+		const id = await kickoff(s, {
+			meta: { reference: { humanInput: { taskId: 'analysis_task' } } },
+			humanInputWebhook: { url: hook.url, authentication: { strategy: 'basic', username: 'crewai', password: 'pw-1' } },
+		});
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'humanInput') && allSettled(ds), 2000);
+		expect(hook.calls).toHaveLength(1);
+		expect(hook.calls[0].headers.authorization).toBe(`Basic ${Buffer.from('crewai:pw-1').toString('base64')}`);
+		expect(hook.calls[0].body).toEqual({ execution_id: id, task_id: 'analysis_task', output: 'Analysis of topic=AI agents' });
+		expect((await resume(s, { execution_id: id, task_id: 'analysis_task', is_approve: false, human_feedback: 'More' })).status).toBe(200);
+		await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'humanInput').length === 2 && allSettled(ds), 2000);
+		expect(hook.calls[1].body.output).toBe('Analysis of topic=AI agents (revised after feedback: More)');
+	});
+
+	test('flow feedback: signed request (both header families, both shapes), callback_url takes one answer', async () => {
+		const { createHmac } = await import('node:crypto');
+		const hook = await startRecorder();
+		const clock = fakeClock(1_800_000_000_000);
+		const secret = 'whsec_reference_secret';
+		const s = await start({ durationMs: 300, now: clock.now, flowFeedback: { url: hook.url, secret, headers: 'crewai', shape: 'flat' } });
+		const id = await kickoff(s, { meta: { reference: { humanInput: { taskId: 'research_task' } } } });
+		clock.advance(150);
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'feedbackRequest') && allSettled(ds), 2000);
+		const [request] = hook.calls;
+		expect(request.headers['x-crewai-timestamp']).toBe(String(1_800_000_000));
+		const mac = createHmac('sha256', secret).update(`${request.headers['x-crewai-timestamp']}.${request.raw}`).digest('hex');
+		expect(request.headers['x-crewai-signature']).toBe(`sha256=${mac}`);
+		expect(request.body).toMatchObject({ event_type: 'new_request', status: 'pending', flow_id: id, emit: ['approved', 'rejected'], output: 'Research notes for topic=AI agents' });
+		const callback = request.body.callback_url as string;
+		expect(callback).toMatch(/\/crewai_plus\/api\/v1\/human_feedback_requests\/[^/]+\/respond\?token=[0-9a-f]{32}$/);
+
+		const answer = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		expect((await answer(callback.replace(/token=\w+/, 'token=wrong'), { feedback: 'x' })).status).toBe(401);
+		const first = await answer(callback, { feedback: 'approved', source: 'n8n' });
+		expect(first.status).toBe(200);
+		expect(await first.json()).toMatchObject({ status: 'accepted', request: { status: 'responded', feedback: 'approved', outcome: 'approved' } });
+		expect((await answer(callback, { feedback: 'again' })).status).toBe(409);
+		expect(s.feedbackRequests[0].answers.map((a) => a.status)).toEqual([200, 409]);
+		expect(s.runs[0].resumes).toEqual([expect.objectContaining({ approved: true, feedback: 'approved' })]);
+		clock.advance(1000);
+		expect((await status(s, id)).result.output).toBe('Crew finished: topic=AI agents (feedback: approved)');
+
+		s.configure({ flowFeedback: { url: hook.url, secret } });
+		await kickoff(s, { meta: { reference: { humanInput: { taskId: 'research_task' } } } });
+		await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'feedbackRequest').length === 2 && allSettled(ds), 2000);
+		const nested = hook.calls[1];
+		expect(nested.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+		expect(nested.headers['x-timestamp']).toBeDefined();
+		expect(nested.body).toMatchObject({ event: 'new_request', request: { emit_options: ['approved', 'rejected'] }, callback_url: expect.any(String) });
+		// The admin route shows the option without its secret.
+		expect(JSON.stringify((await call(s, 'POST', '/_reference/configure', { token: null, body: {} })).json)).not.toContain(secret);
+	});
+});

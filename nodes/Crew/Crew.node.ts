@@ -1,6 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import * as answerFeedback from './actions/answerFeedback.operation';
 import * as getInputs from './actions/getInputs.operation';
 import * as getStatus from './actions/getStatus.operation';
 import { inputsFields } from './actions/inputs.description';
@@ -16,15 +17,21 @@ export class Crew implements INodeType {
 		name: 'crew',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: secrets come from the Crew Callback API credential; 1 keeps the Webhook Secret option of 0.1.0.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
-			'={{ {"getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume"}[$parameter["operation"]] }}',
+			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume"}[$parameter["operation"]] }}',
 		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
 		defaults: { name: 'Crew' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'crewApi', required: true }],
+		credentials: [
+			// A feedback answer goes to the request's own URL, with no Crew API token.
+			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
+			{ name: 'crewCallbackApi', required: false, displayOptions: { show: { operation: ['kickoff', 'kickoffAndWait'] } } },
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -32,6 +39,12 @@ export class Crew implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{
+						name: 'Answer Feedback Request',
+						value: 'answerFeedback',
+						description: 'Answer a flow\'s request for human feedback (from the Crew Trigger) by its callback URL',
+						action: 'Answer a flow feedback request',
+					},
 					{
 						name: 'Get Inputs',
 						value: 'getInputs',
@@ -65,6 +78,7 @@ export class Crew implements INodeType {
 				],
 				default: 'kickoffAndWait',
 			},
+			...answerFeedback.description,
 			...getInputs.description,
 			...getStatus.description,
 			...inputsFields,

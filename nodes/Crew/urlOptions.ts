@@ -27,6 +27,16 @@ function shown(value: unknown): string {
 	return text.length > MAX_SHOWN_LENGTH ? `${text.slice(0, MAX_SHOWN_LENGTH - 1)}…` : text;
 }
 
+/** The URL an option holds, trimmed, or an error naming the option and showing its value. */
+export function requireHttpUrl(value: unknown, label: string): string {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (isAbsoluteHttpUrl(text)) return text;
+	throw new InvalidParameterError(
+		`${label} is not an absolute http(s) URL: "${shown(value)}"`,
+		`Give the full address the service should call, starting with https:// (or http://), e.g. https://example.com/webhook/crew. Leave ${label} empty to not use it. No request was sent for this item.`,
+	);
+}
+
 /**
  * Throws for the first URL option that is set but not an absolute http(s)
  * URL, naming it and showing its value. Empty or absent means not set.
@@ -35,10 +45,6 @@ export function checkUrlOptions(options: object, urlOptions: Readonly<Record<str
 	for (const [name, label] of Object.entries(urlOptions)) {
 		const value = (options as Record<string, unknown>)[name];
 		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) continue;
-		if (typeof value === 'string' && isAbsoluteHttpUrl(value.trim())) continue;
-		throw new InvalidParameterError(
-			`${label} is not an absolute http(s) URL: "${shown(value)}"`,
-			`Give the full address the service should call, starting with https:// (or http://), e.g. https://example.com/webhook/crew. Leave ${label} empty to not use it. No request was sent for this item.`,
-		);
+		requireHttpUrl(value, label);
 	}
 }

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../Crew/crewStatus';
 import { WEBHOOK_SECRET_FIELD } from '../Crew/kickoffBody';
+import { sameSecret } from './callbackAuth';
 
 /** What the service calls back about: the whole crew finished, a task finished, or an agent took a step. */
 export type CrewEvent = 'crew' | 'task' | 'step';
@@ -20,19 +21,12 @@ export function classifyCrewEvent(payload: IDataObject): CrewEvent | undefined {
 	return undefined;
 }
 
-/** Compares every character, so the time taken does not tell how much of a guess was right. */
-function sameText(given: string, expected: string): boolean {
-	if (given.length !== expected.length) return false;
-	let difference = 0;
-	for (let index = 0; index < expected.length; index++) difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
-	return difference === 0;
-}
 
 /** True when no secret is set, or when the payload's meta carries the same one. */
 export function carriesSecret(payload: IDataObject, secret: string): boolean {
 	if (secret === '') return true;
 	const given = isPlainObject(payload.meta) ? payload.meta[WEBHOOK_SECRET_FIELD] : undefined;
-	return typeof given === 'string' && sameText(given, secret);
+	return typeof given === 'string' && sameSecret(given, secret);
 }
 
 /** The item the trigger emits: the payload as sent, the event, kickoff_id and meta on top, the secret left out. */

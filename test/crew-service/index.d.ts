@@ -15,7 +15,8 @@ export type TaskId = 'research_task' | 'analysis_task' | 'report_task';
  * (status record `pending_human_input` / `PENDING_HUMAN_INPUT`).
  */
 export type RunState = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'revoked';
-export type WebhookKind = 'step' | 'task' | 'crew';
+/** Legacy URLs (step, task, crew), the event stream, the crew human-input webhook, the signed flow feedback request. */
+export type WebhookKind = 'step' | 'task' | 'crew' | 'stream' | 'humanInput' | 'feedbackRequest';
 
 export interface CrewInput {
 	name: string;
@@ -87,10 +88,26 @@ export interface CrewServiceOptions {
 	 * status null and an error, and no request. 'any': every http(s) URL.
 	 */
 	webhookTargets?: 'loopback' | 'any';
+	/**
+	 * Event Streaming delivery (a kickoff's `webhooks` object). Batched (realtime false): events are
+	 * flushed flushMs (default 100, real time) after the first one waits, and at once with a terminal
+	 * event. shuffle (default true): each batch in random order. duplicate (default false): one event
+	 * of each batch sent twice in it (realtime: each event sent twice).
+	 */
+	eventStream?: { flushMs?: number; shuffle?: boolean; duplicate?: boolean };
+	/**
+	 * Flow human-in-the-loop webhook (a dashboard setting in reality). When set, a run pausing for human
+	 * input POSTs a signed `new_request` to url. headers: 'current' (X-Signature/X-Timestamp, default) or
+	 * 'crewai' (X-CrewAI-Signature/X-CrewAI-Timestamp); shape: 'nested' (current doc, default) or 'flat'
+	 * (Jan-12 doc, what the third party saw). The timestamp follows the service clock (`now`). null: off.
+	 */
+	flowFeedback?: { url: string; secret: string; headers?: 'current' | 'crewai'; shape?: 'nested' | 'flat' } | null;
 }
 
-export type ResolvedCrewServiceOptions = Required<Omit<CrewServiceOptions, 'plan' | 'tokens'>> & {
+export type ResolvedCrewServiceOptions = Required<Omit<CrewServiceOptions, 'plan' | 'tokens' | 'eventStream' | 'flowFeedback'>> & {
 	tokens: { organization: string; user: string };
+	eventStream: { flushMs: number; shuffle: boolean; duplicate: boolean };
+	flowFeedback: { url: string; secret: string; headers: 'current' | 'crewai'; shape: 'nested' | 'flat' } | null;
 	plan: CrewServiceOptions['plan'];
 };
 
@@ -136,6 +153,36 @@ export interface Run {
 	readonly state: RunState;
 	/** Every accepted POST /resume, in order. */
 	resumes: ResumeRecord[];
+	/** The kickoff's `webhooks` and `humanInputWebhook`, without their secrets (auth: the strategy only). Carried over on resume. Not enumerable (JSON and toEqual skip it). */
+	readonly callbacks: {
+		stream: { url: string; events: string[]; realtime: boolean; auth: 'bearer' | null } | null;
+		humanInput: { url: string; auth: 'bearer' | 'basic' | null } | null;
+	};
+}
+
+/** One element of an event stream delivery `{"events": [...]}` (WS). */
+export interface StreamEvent {
+	id: string;
+	/** The kickoff_id. */
+	execution_id: string;
+	/** ISO 8601 with ms, service clock; each event of a run at least 1 ms after the one before. */
+	timestamp: string;
+	/**
+	 * crew_kickoff_started, task_started, tool_usage_started, tool_usage_finished, task_completed,
+	 * task_failed, report_draft_ready (a user-defined event), crew_kickoff_completed
+	 * (data.output: the final TaskOutput with raw and json_dict; data.total_tokens), crew_kickoff_failed (data.error).
+	 */
+	type: string;
+	data: Record<string, unknown>;
+}
+
+/** A signed flow feedback request and the answers its callback_url got. */
+export interface FeedbackRequestRecord {
+	id: string;
+	kickoffId: string;
+	taskId: TaskId;
+	/** Every POST with a right token and a feedback string: 200 for the first, 409 after. */
+	answers: Array<{ feedback: string; status: 200 | 409 }>;
 }
 
 export interface ResumeRecord {
@@ -192,13 +239,22 @@ export interface CrewWebhookPayload {
 	error?: string;
 }
 
+/** Sent to humanInputWebhook.url as a run pauses (LHITL names these in prose only; the keys are ours). */
+export interface HumanInputPayload {
+	execution_id: string;
+	task_id: TaskId;
+	output: string;
+}
+
 export interface WebhookDelivery {
 	kind: WebhookKind;
 	url: string;
 	kickoffId: string;
 	/** Real time (Date.now()) of the call, not the service clock. */
 	at: number;
-	payload: StepWebhookPayload | TaskWebhookPayload | CrewWebhookPayload;
+	payload: StepWebhookPayload | TaskWebhookPayload | CrewWebhookPayload | { events: StreamEvent[] } | HumanInputPayload | Record<string, unknown>;
+	/** How the call was authenticated: bearer or basic (stream, human input), signature (flow feedback); absent for none (legacy URLs). */
+	auth?: 'bearer' | 'basic' | 'signature';
 	/** The receiver's HTTP status; null while in flight or when no answer came. */
 	status: number | null;
 	/** Set when no answer came: connection error, 'timed out after 5000 ms', 'not sent: ...', 'cancelled: ...'. */
@@ -255,6 +311,8 @@ export interface CrewService {
 	 * 5 s limit, no retry. A record is settled once status or error is set.
 	 */
 	readonly webhookDeliveries: WebhookDelivery[];
+	/** Live list of signed flow feedback requests sent (also GET /_reference/feedback-requests). */
+	readonly feedbackRequests: FeedbackRequestRecord[];
 	/**
 	 * Resolves with webhookDeliveries as soon as predicate(webhookDeliveries) is true (checked now and
 	 * on every new or settled delivery); rejects after timeoutMs (default 2000) listing what came, or on close().

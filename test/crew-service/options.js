@@ -17,7 +17,7 @@ const ENUMS = {
 
 const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
-	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets',
+	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback',
 ];
 
 /** @param {string} prefix */
@@ -44,6 +44,8 @@ function defaultOptions() {
 		plan: undefined,
 		now: Date.now,
 		webhookTargets: 'loopback',
+		eventStream: { flushMs: 100, shuffle: true, duplicate: false },
+		flowFeedback: null,
 	};
 }
 
@@ -80,6 +82,8 @@ function validatePartial(partial) {
 		}
 	}
 	if (partial.tokens !== undefined) validateTokens(partial.tokens);
+	if (partial.eventStream !== undefined) validateEventStream(partial.eventStream);
+	if (partial.flowFeedback !== undefined && partial.flowFeedback !== null) validateFlowFeedback(partial.flowFeedback);
 	if (partial.inputs !== undefined) validateInputs(partial.inputs);
 }
 
@@ -96,6 +100,32 @@ function validateTokens(tokens) {
 			throw new TypeError(`token ${type} must be a non-empty string without whitespace`);
 		}
 	}
+}
+
+/** @param {unknown} value */
+function validateEventStream(value) {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError('option eventStream must be an object');
+	const v = /** @type {Record<string, unknown>} */ (value);
+	for (const key of Object.keys(v)) {
+		if (!['flushMs', 'shuffle', 'duplicate'].includes(key)) throw new TypeError(`unknown eventStream option "${key}"`);
+	}
+	if (v.flushMs !== undefined && !isIntegerIn(v.flushMs, 0, 60_000)) throw new TypeError('option eventStream.flushMs must be an integer 0..60000');
+	for (const key of ['shuffle', 'duplicate']) {
+		if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new TypeError(`option eventStream.${key} must be a boolean`);
+	}
+}
+
+/** @param {unknown} value */
+function validateFlowFeedback(value) {
+	if (typeof value !== 'object' || Array.isArray(value)) throw new TypeError('option flowFeedback must be an object or null');
+	const v = /** @type {Record<string, unknown>} */ (value);
+	for (const key of Object.keys(v)) {
+		if (!['url', 'secret', 'headers', 'shape'].includes(key)) throw new TypeError(`unknown flowFeedback option "${key}"`);
+	}
+	if (typeof v.url !== 'string' || v.url === '') throw new TypeError('option flowFeedback.url must be a non-empty string');
+	if (typeof v.secret !== 'string' || !v.secret.startsWith('whsec_')) throw new TypeError('option flowFeedback.secret must be a "whsec_..." string');
+	if (v.headers !== undefined && v.headers !== 'current' && v.headers !== 'crewai') throw new TypeError('option flowFeedback.headers must be current or crewai');
+	if (v.shape !== undefined && v.shape !== 'nested' && v.shape !== 'flat') throw new TypeError('option flowFeedback.shape must be nested or flat');
 }
 
 /** @param {unknown} inputs */
@@ -124,7 +154,10 @@ function applyOptions(target, partial) {
 	if (nextTokens.organization === nextTokens.user) {
 		throw new TypeError('organization and user tokens must differ');
 	}
-	Object.assign(target, stripUndefined(rest));
+	const { eventStream, flowFeedback, ...plain } = rest;
+	Object.assign(target, stripUndefined(plain));
+	if (eventStream !== undefined) target.eventStream = { ...target.eventStream, ...stripUndefined(eventStream) };
+	if (flowFeedback !== undefined) target.flowFeedback = flowFeedback === null ? null : { headers: 'current', shape: 'nested', ...flowFeedback };
 	target.tokens = nextTokens;
 	if (inputs !== undefined) target.inputs = inputs.map((input) => ({ ...input }));
 	// `plan: undefined` passed explicitly means "back to the defaults".

@@ -26,7 +26,7 @@ const { randomUUID } = require('node:crypto');
  *   approvedFeedback: string | null,
  * }} Timeline
  */
-/** @typedef {{ at: number, kind: WebhookKind, taskIndex: number, stepIndex: number }} TimelineEvent */
+/** @typedef {{ at: number, kind: 'step' | 'task' | 'crew', taskIndex: number, stepIndex: number }} TimelineEvent */
 /** @typedef {{ events: TimelineEvent[], offset: number }} Segment */
 
 const OUTCOMES = ['success', 'failure', 'revoked', 'never'];

@@ -6,6 +6,8 @@ const { resolveOptions, applyOptions } = require('./options');
 const { FaultQueue, normalizeFault } = require('./faults');
 const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, TASKS } = require('./runs');
 const { WebhookDispatcher } = require('./webhooks');
+const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
+const { FlowFeedback } = require('./flowFeedback');
 const errors = require('./errors');
 
 /** @typedef {import('./index').CrewService} CrewService */
@@ -130,7 +132,24 @@ async function startCrewService(userOptions = {}) {
 	/** @type {Map<string, Run>} */
 	const runsById = new Map();
 	const faults = new FaultQueue();
-	const webhooks = new WebhookDispatcher({ targets: () => options.webhookTargets });
+	/** @type {WebhookDispatcher} */
+	const webhooks = new WebhookDispatcher({
+		targets: () => options.webhookTargets,
+		wantsEveryMoment: (run) => stream.has(run) || options.flowFeedback !== null,
+		onMoment: (run, event, payload, pausesHere) => {
+			stream.moment(run, event, payload, pausesHere);
+			if (pausesHere) flowFeedback.pause(run, event.taskIndex, payload.output);
+		},
+	});
+	/** @type {EventStream} */
+	const stream = new EventStream({ dispatcher: webhooks, options: () => options.eventStream, now: () => options.now() });
+	const flowFeedback = new FlowFeedback({
+		dispatcher: webhooks,
+		options: () => options.flowFeedback,
+		now: () => options.now(),
+		baseUrl: () => service.url,
+		answer: (run, feedback) => approveFromFeedback(run, feedback),
+	});
 	// Every token ever configured, so a token that was rotated away is still
 	// redacted if a client leaks it into a URL or body.
 	const knownTokens = new Set([options.tokens.organization, options.tokens.user]);
@@ -268,6 +287,8 @@ async function startCrewService(userOptions = {}) {
 		if (meta !== undefined && meta !== null && !isPlainObject(meta)) return invalid('"meta" must be an object');
 		const urls = webhookUrls(body);
 		if (typeof urls === 'string') return invalid(urls);
+		const callbacks = readCallbacks(body, entry);
+		if (typeof callbacks === 'string') return invalid(callbacks);
 		/** @type {Partial<import('./index').RunPlan>} */
 		let reference;
 		try {
@@ -303,6 +324,9 @@ async function startCrewService(userOptions = {}) {
 			plan,
 			clock: () => options.now(),
 		});
+		stream.register(run, callbacks);
+		// Not enumerable: runs compared whole by existing tests stay as they were.
+		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false });
 		runs.push(run);
 		runsById.set(run.kickoffId, run);
 		entry.kickoffId = run.kickoffId;
@@ -338,6 +362,37 @@ async function startCrewService(userOptions = {}) {
 		if (redacted.leaked) entry.tokenLeaked = true;
 		if (!isPlainObject(body)) return { answer: invalid('body must be a JSON object') };
 		return { body };
+	}
+
+	/**
+	 * The kickoff's `webhooks` and `humanInputWebhook` objects, or why they are invalid.
+	 * The logged body loses their tokens and passwords (sent on purpose, so not leaks).
+	 * @param {Record<string, unknown>} body
+	 * @param {RequestLogEntry} entry
+	 * @returns {import('./eventStream').CallbackConfig | string}
+	 */
+	function readCallbacks(body, entry) {
+		entry.body = redactCallbackSecrets(body);
+		try {
+			return readCallbackConfig(body);
+		} catch (err) {
+			return err instanceof Error ? err.message : String(err);
+		}
+	}
+
+	/**
+	 * A flow feedback answer approves the paused task with the feedback, as an
+	 * approving /resume would; the run's event stream goes on (no legacy URLs).
+	 * @param {Run} run
+	 * @param {string} feedback
+	 */
+	function approveFromFeedback(run, feedback) {
+		const now = options.now();
+		const at = phaseAt(run, now);
+		if (at.phase !== 'paused') return;
+		webhooks.flush(run);
+		const segment = applyResume(run, now, { taskId: TASKS[at.taskIndex].id, feedback, approved: true, webhooks: {} });
+		webhooks.schedule(run, segment, {});
 	}
 
 	/**
@@ -445,6 +500,9 @@ async function startCrewService(userOptions = {}) {
 		const rawUrl = req.url || '/';
 		const path = rawUrl.split('?')[0];
 		const bodyText = await readBody(req);
+		// A callback_url of a flow feedback request: its own token, outside the crew API.
+		const feedbackAnswer = flowFeedback.respond(req.method || 'GET', rawUrl, bodyText);
+		if (feedbackAnswer) return deliver(res, null, feedbackAnswer);
 		if (path.startsWith(ADMIN_PREFIX)) {
 			const answer = handleAdmin(req.method || 'GET', path, bodyText);
 			if (answer) return deliver(res, null, answer);
@@ -500,6 +558,7 @@ async function startCrewService(userOptions = {}) {
 			requests: { method: 'GET', run: () => requests },
 			runs: { method: 'GET', run: () => runs },
 			webhooks: { method: 'GET', run: () => webhooks.deliveries },
+			'feedback-requests': { method: 'GET', run: () => flowFeedback.requests },
 			faults: {
 				method: 'POST',
 				run: (body) => {
@@ -546,7 +605,8 @@ async function startCrewService(userOptions = {}) {
 
 	function publicOptions() {
 		const { tokens, plan, now, ...rest } = options;
-		return { ...rest, inputs: rest.inputs.map((i) => ({ ...i })) };
+		const flow = rest.flowFeedback && { ...rest.flowFeedback, secret: REDACTED };
+		return { ...rest, flowFeedback: flow, inputs: rest.inputs.map((i) => ({ ...i })) };
 	}
 
 	const server = http.createServer((req, res) => {
@@ -592,6 +652,7 @@ async function startCrewService(userOptions = {}) {
 		requests,
 		runs,
 		webhookDeliveries: webhooks.deliveries,
+		feedbackRequests: flowFeedback.requests,
 		waitForWebhooks(predicate, timeoutMs = 2000) {
 			if (typeof predicate !== 'function') throw new TypeError('waitForWebhooks needs a predicate function');
 			if (closed) return Promise.reject(new Error('waitForWebhooks: service closed'));
@@ -609,6 +670,8 @@ async function startCrewService(userOptions = {}) {
 		reset() {
 			// In place, so arrays a test already holds stay live.
 			webhooks.cancelAll('cancelled: service reset');
+			stream.cancelAll();
+			flowFeedback.reset();
 			requests.length = 0;
 			runs.length = 0;
 			webhooks.deliveries.length = 0;
@@ -620,6 +683,7 @@ async function startCrewService(userOptions = {}) {
 				closing = new Promise((resolve) => {
 					closed = true;
 					webhooks.close();
+					stream.cancelAll();
 					for (const timer of timers) clearTimeout(timer);
 					timers.clear();
 					server.close(() => resolve());

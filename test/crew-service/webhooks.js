@@ -3,7 +3,7 @@
 
 const http = require('node:http');
 const https = require('node:https');
-const { webhookPayload } = require('./runs');
+const { webhookPayload, TASKS } = require('./runs');
 
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').WebhookDelivery} WebhookDelivery */
@@ -20,7 +20,7 @@ const { webhookPayload } = require('./runs');
 const DELIVERY_TIMEOUT_MS = 5000;
 // setTimeout fires at once for anything longer (with a warning); longer waits re-arm.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** @type {Record<WebhookKind, keyof Run['webhooks']>} */
+/** @type {Record<'step' | 'task' | 'crew', keyof Run['webhooks']>} */
 const URL_FIELD = { step: 'stepWebhookUrl', task: 'taskWebhookUrl', crew: 'crewWebhookUrl' };
 
 /**
@@ -45,7 +45,11 @@ function isLoopbackHost(hostname) {
  * Every call is recorded in `deliveries`.
  */
 class WebhookDispatcher {
-	/** @param {{ targets: () => WebhookTargets }} config */
+	/**
+	 * @param {{ targets: () => WebhookTargets, onMoment?: (run: Run, event: TimelineEvent, payload: Record<string, any>, pausesHere: boolean) => void, wantsEveryMoment?: (run: Run) => boolean }} config
+	 * onMoment sees every moment of a run for which wantsEveryMoment is true (event stream,
+	 * human-input and flow feedback calls), whether or not a legacy URL is set for it.
+	 */
 	constructor(config) {
 		this.config = config;
 		/** @type {WebhookDelivery[]} */
@@ -67,7 +71,8 @@ class WebhookDispatcher {
 	 */
 	schedule(run, segment, urls) {
 		this.flush(run);
-		const events = segment.events.filter((e) => urls[URL_FIELD[e.kind]] !== undefined);
+		const everyMoment = this.config.wantsEveryMoment ? this.config.wantsEveryMoment(run) : false;
+		const events = segment.events.filter((e) => everyMoment || urls[URL_FIELD[e.kind]] !== undefined);
 		if (events.length === 0) return;
 		/** @type {Schedule} */
 		const schedule = { run, events, offset: segment.offset, startedAt: Date.now(), urls, timer: null };
@@ -111,8 +116,13 @@ class WebhookDispatcher {
 	 * @param {TimelineEvent} event
 	 */
 	send(schedule, event) {
-		const url = /** @type {string} */ (schedule.urls[URL_FIELD[event.kind]]);
-		this.deliver(event.kind, url, schedule.run.kickoffId, webhookPayload(schedule.run, event));
+		const { run } = schedule;
+		const url = schedule.urls[URL_FIELD[event.kind]];
+		const payload = webhookPayload(run, event);
+		if (url !== undefined) this.deliver(event.kind, url, run.kickoffId, payload);
+		// A paused task's task moment always ends its segment: the run waits for a human there.
+		const pausesHere = event.kind === 'task' && run.plan.humanInput !== null && run.plan.humanInput.taskId === TASKS[event.taskIndex].id;
+		if (this.config.onMoment) this.config.onMoment(run, event, /** @type {Record<string, any>} */ (payload), pausesHere);
 	}
 
 	/**
@@ -120,10 +130,12 @@ class WebhookDispatcher {
 	 * @param {string} url
 	 * @param {string} kickoffId
 	 * @param {WebhookDelivery['payload']} payload
+	 * @param {Record<string, string>} [headers] extra request headers (callback auth, signature)
+	 * @param {WebhookDelivery['auth']} [auth] what the record shows of that auth (never the secret)
 	 */
-	deliver(kind, url, kickoffId, payload) {
+	deliver(kind, url, kickoffId, payload, headers = {}, auth) {
 		/** @type {WebhookDelivery} */
-		const record = { kind, url, kickoffId, at: Date.now(), payload, status: null };
+		const record = { kind, url, kickoffId, at: Date.now(), payload, status: null, ...(auth ? { auth } : {}) };
 		this.deliveries.push(record);
 		/** @param {string} error */
 		const notSent = (error) => {
@@ -146,7 +158,7 @@ class WebhookDispatcher {
 		const req = request(target, {
 			method: 'POST',
 			agent: false, // one connection per call, closed after: nothing lingers in a pool
-			headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'crew-service-reference' },
+			headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'crew-service-reference', ...headers },
 		});
 		const entry = {
 			req,

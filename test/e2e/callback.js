@@ -20,6 +20,17 @@
 //   kickoff.json               Manual trigger → Crew Kickoff with the trigger's production URL as
 //                              Crew Webhook URL and Webhook Secret e2e-secret
 //   kickoff-wrong-secret.json  the same with another secret
+//   (those three are node version 1, as saved by 0.1.0: they prove 0.1.0 workflows still work)
+//   stream-trigger.json        Crew Trigger 1.1 (events: runFinished, Crew Callback API credential) → No-op
+//   stream-kickoff.json        Kickoff 1.1 with Event Stream URL = that trigger's URL, same credential
+//   stream-kickoff-wrong-token.json  the same with a credential holding another bearer token
+//   hitl-trigger.json          Crew Trigger 1.1 (events: humanInput) → Crew Resume (approve) of its kickoff
+//   hitl-kickoff.json          Kickoff 1.1 with Human Input Webhook URL = that trigger's URL, a crew
+//                              that pauses at analysis_task (meta.reference)
+//   feedback-trigger.json      Crew Trigger 1.1 (events: feedbackRequest, the credential's Flow
+//                              Signing Secret) → Crew Answer Feedback Request (approved)
+//   feedback-kickoff.json      Kickoff 1.1 of a crew that pauses at research_task; the service's
+//                              flowFeedback option (the dashboard webhook) points at that trigger
 // The kickoff workflows run with `n8n execute --id` in their own process, against the same
 // database, while `n8n start` serves the webhook. The checks read the service's webhook
 // deliveries (/_reference/webhooks) and n8n's executions over REST as the owner.
@@ -33,6 +44,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
+const crypto = require('node:crypto');
 
 const procs = require('./lib/procs');
 const pkg = require('./lib/pkg');
@@ -46,6 +58,10 @@ const { createReport, say } = require('./lib/report');
 const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
 const SHOTS = path.join(__dirname, 'screenshots');
 const URL_PLACEHOLDER = '__CREW_TRIGGER_URL__';
+// The version 1.1 triggers (Crew Callback API credential), by placeholder in the kickoff workflows.
+const V11_TRIGGERS = { '__STREAM_TRIGGER_URL__': 'stream-trigger', '__HITL_TRIGGER_URL__': 'hitl-trigger', '__FEEDBACK_TRIGGER_URL__': 'feedback-trigger' };
+const CALLBACK_CREDENTIAL = { id: 'crewCallback0001', name: 'Crew callback (e2e)' };
+const WRONG_CALLBACK_CREDENTIAL = { id: 'crewCallbackBad1', name: 'Crew callback (wrong token)' };
 const SECRET = 'e2e-secret';
 const TOPIC = 'callbacks';
 const TRIGGER_NODE = 'Crew Trigger';
@@ -59,14 +75,35 @@ const QUIET_MS = 2000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** workflows/callback/*.json by file name without .json, the trigger's URL filled in. */
-function loadCallbackWorkflows(triggerUrl) {
+/** workflows/callback/*.json by file name without .json, the triggers' URLs filled in ({placeholder: url}). */
+function loadCallbackWorkflows(urls = {}) {
 	const out = {};
 	for (const f of fs.readdirSync(CALLBACK_DIR).sort()) {
 		if (!f.endsWith('.json')) continue;
-		out[f.slice(0, -5)] = JSON.parse(fs.readFileSync(path.join(CALLBACK_DIR, f), 'utf8').split(URL_PLACEHOLDER).join(triggerUrl));
+		let text = fs.readFileSync(path.join(CALLBACK_DIR, f), 'utf8');
+		for (const [placeholder, url] of Object.entries(urls)) text = text.split(placeholder).join(url);
+		out[f.slice(0, -5)] = JSON.parse(text);
 	}
 	return out;
+}
+
+/** The Crew Callback API credentials of the 1.1 workflows, in n8n's import format. */
+function callbackCredentials(tokens) {
+	return [
+		{ ...CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken: tokens.callback, signingSecret: tokens.signingSecret } },
+		{ ...WRONG_CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken: tokens.wrongCallback } },
+	];
+}
+
+/** Polls the service until its run for kickoffId satisfies predicate; returns the run. */
+async function runWhen(crew, kickoffId, predicate, what, timeoutMs = DELIVERY_TIMEOUT_MS) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const run = (await crew.runs()).find((r) => r.kickoffId === kickoffId);
+		if (run && predicate(run)) return run;
+		if (Date.now() > deadline) throw new Error(`run ${kickoffId} not ${what} within ${timeoutMs} ms (${JSON.stringify(run && { state: run.state, resumes: run.resumes })})`);
+		await sleep(250);
+	}
 }
 
 /**
@@ -196,10 +233,14 @@ async function callbackSuite({ major, report, root, packed, withPackage = true, 
 			const port = await freePort();
 			const baseUrl = `http://127.0.0.1:${port}`;
 			// The URL is known before n8n starts: the trigger's webhookId is fixed in its JSON.
-			const draft = loadCallbackWorkflows(URL_PLACEHOLDER);
+			const draft = loadCallbackWorkflows();
 			const triggerNode = draft.trigger.nodes.find((n) => n.name === TRIGGER_NODE);
 			ctx.triggerUrl = productionUrl(baseUrl, triggerNode, 'crew');
 			ctx.webhookId = triggerNode.webhookId;
+			ctx.urls = { [URL_PLACEHOLDER]: ctx.triggerUrl };
+			for (const [placeholder, name] of Object.entries(V11_TRIGGERS)) {
+				ctx.urls[placeholder] = productionUrl(baseUrl, draft[name].nodes.find((n) => n.name === TRIGGER_NODE), 'crew');
+			}
 			stack = await prepare({
 				major,
 				root,
@@ -209,15 +250,24 @@ async function callbackSuite({ major, report, root, packed, withPackage = true, 
 				editWorkflows: (workflows) => {
 					// Only this test's workflows in this n8n.
 					for (const k of Object.keys(workflows)) delete workflows[k];
-					Object.assign(workflows, loadCallbackWorkflows(ctx.triggerUrl));
+					Object.assign(workflows, loadCallbackWorkflows(ctx.urls));
 				},
 			});
+			ctx.tokens = {
+				callback: `cb-tok-e2e-${crypto.randomBytes(16).toString('hex')}`,
+				wrongCallback: `cb-tok-wrong-${crypto.randomBytes(16).toString('hex')}`,
+				signingSecret: `whsec_e2e${crypto.randomBytes(16).toString('hex')}`,
+				wrongSigningSecret: `whsec_wrong${crypto.randomBytes(16).toString('hex')}`,
+			};
+			await stack.n8n.importCredentials(callbackCredentials(ctx.tokens));
 			if (!withPackage) say('  --without-package: n8n-nodes-crewai is NOT installed; the checks should fail');
 			const { n8n, workflows } = stack;
 			// Active before start: 2.x publishes the imported version, 1.x sets active (both CLIs say
 			// "restart n8n for changes to take effect", so this comes before `n8n start`).
-			const id = workflows.trigger.id;
-			await n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
+			for (const name of ['trigger', ...Object.values(V11_TRIGGERS)]) {
+				const id = workflows[name].id;
+				await n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
+			}
 			await n8n.start({ env: { N8N_PORT: String(port) } });
 			await n8n.setupOwner();
 			rest = await restClient(baseUrl);
@@ -305,6 +355,8 @@ async function callbackSuite({ major, report, root, packed, withPackage = true, 
 			assert.deepEqual(fresh.map((e) => `${e.id} ${e.status}`), [], 'no new execution of the trigger workflow');
 		});
 
+		await streamAndHumanInputChecks({ check, n8n, crew, workflows, rest, ctx });
+
 		if (editor) {
 			await check("the editor shows the trigger's production URL (Chromium)", async () => {
 				browser = await editorCheck({ major, baseUrl: ctx.baseUrl, workflowId: triggerId, triggerUrl: ctx.triggerUrl });
@@ -317,6 +369,126 @@ async function callbackSuite({ major, report, root, packed, withPackage = true, 
 			await stack.crew.stop();
 		}
 	}
+}
+
+/**
+ * The service's own channels with node version 1.1: an event stream with the Crew Callback API
+ * credential's bearer token, a wrong token, and a human-input round trip that ends with the trigger
+ * workflow's Resume completing the crew; then no callback token anywhere n8n wrote.
+ */
+async function streamAndHumanInputChecks({ check, n8n, crew, workflows, rest, ctx }) {
+	const streamTriggerId = workflows['stream-trigger'].id;
+	const hitlTriggerId = workflows['hitl-trigger'].id;
+	const known = new Set();
+	for (const id of [streamTriggerId, hitlTriggerId]) for (const e of await rest.executions(id)) known.add(String(e.id));
+
+	await check('Kickoff 1.1 with an event stream: the trigger workflow gets crew_kickoff_completed with the final output', async () => {
+		const kickoffId = await kickoffVia(n8n, crew, workflows['stream-kickoff']);
+		const { delivery, all } = await answeredDelivery(crew, kickoffId);
+		assert.equal(all.length, 1, `one stream call (${JSON.stringify(all.map((d) => [d.kind, d.status]))})`);
+		assert.equal(delivery.kind, 'stream');
+		assert.equal(delivery.auth, 'bearer');
+		assert.equal(delivery.url, ctx.urls.__STREAM_TRIGGER_URL__);
+		assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+		const fresh = await newFinishedExecutions(rest, streamTriggerId, known);
+		for (const e of fresh) known.add(String(e.id));
+		assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
+		assert.equal(fresh[0].status, 'success');
+		const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
+		const out = items({ data }, TRIGGER_NODE).map((i) => i.json);
+		assert.equal(out.length, 1, `one item: ${JSON.stringify(out.map((i) => i.event))}`);
+		assert.equal(out[0].event, 'crew_kickoff_completed');
+		assert.equal(out[0].kickoff_id, kickoffId);
+		assert.equal(out[0].status, 'completed');
+		assert.equal(out[0].result, `Crew finished: topic=${TOPIC}`);
+		assert.deepEqual(out[0].result_json, { inputs: { topic: TOPIC }, kickoffNumber: 1 + (await crew.runs()).findIndex((r) => r.kickoffId === kickoffId) });
+	});
+
+	await check('an event stream with a wrong token: n8n answers 401 and runs nothing', async () => {
+		const kickoffId = await kickoffVia(n8n, crew, workflows['stream-kickoff-wrong-token']);
+		const { delivery } = await answeredDelivery(crew, kickoffId);
+		assert.equal(delivery.kind, 'stream');
+		assert.equal(delivery.status, 401, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+		await sleep(QUIET_MS);
+		const fresh = (await rest.executions(streamTriggerId)).filter((e) => !known.has(String(e.id)));
+		assert.deepEqual(fresh.map((e) => `${e.id} ${e.status}`), [], 'no new execution of the stream trigger workflow');
+	});
+
+	await check('human input: the trigger workflow gets kickoff_id, task_id, task_output and its Resume completes the crew', async () => {
+		const kickoffId = await kickoffVia(n8n, crew, workflows['hitl-kickoff']);
+		const { delivery } = await answeredDelivery(crew, kickoffId);
+		assert.equal(delivery.kind, 'humanInput');
+		assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+		const fresh = await newFinishedExecutions(rest, hitlTriggerId, known);
+		for (const e of fresh) known.add(String(e.id));
+		assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
+		assert.equal(fresh[0].status, 'success');
+		const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
+		const [item] = items({ data }, TRIGGER_NODE).map((i) => i.json);
+		assert.equal(item.event, 'human_input_requested');
+		assert.equal(item.kickoff_id, kickoffId);
+		assert.equal(item.task_id, 'analysis_task');
+		assert.equal(item.task_output, `Analysis of topic=${TOPIC}`);
+		const [resumed] = items({ data }, 'Resume').map((i) => i.json);
+		assert.equal(resumed.status, 'resumed', `Resume output: ${JSON.stringify(resumed)}`);
+		const run = await runWhen(crew, kickoffId, (r) => r.state === 'completed', 'completed');
+		assert.deepEqual(run.resumes.map((r) => [r.taskId, r.approved, r.feedback]), [['analysis_task', true, 'approved in n8n']]);
+	});
+
+	const feedbackTriggerId = workflows['feedback-trigger'].id;
+	for (const e of await rest.executions(feedbackTriggerId)) known.add(String(e.id));
+
+	await check('flow feedback: the signed request starts the trigger workflow, whose Answer Feedback Request is taken once', async () => {
+		await crew.configure({ flowFeedback: { url: ctx.urls.__FEEDBACK_TRIGGER_URL__, secret: ctx.tokens.signingSecret, headers: 'crewai', shape: 'flat' } });
+		const kickoffId = await kickoffVia(n8n, crew, workflows['feedback-kickoff']);
+		const { delivery } = await answeredDelivery(crew, kickoffId);
+		assert.equal(delivery.kind, 'feedbackRequest');
+		assert.equal(delivery.auth, 'signature');
+		assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+		const fresh = await newFinishedExecutions(rest, feedbackTriggerId, known);
+		for (const e of fresh) known.add(String(e.id));
+		assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
+		assert.equal(fresh[0].status, 'success');
+		const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
+		const [request] = items({ data }, TRIGGER_NODE).map((i) => i.json);
+		assert.equal(request.event, 'feedback_requested');
+		assert.equal(request.flow_id, kickoffId);
+		const [answer] = items({ data }, 'Answer').map((i) => i.json);
+		assert.deepEqual(
+			{ answered: answer.answered, outcome: answer.outcome, host: answer.callback_host },
+			{ answered: true, outcome: 'approved', host: new URL(request.callback_url).host },
+		);
+		assert.ok(!JSON.stringify(answer).includes(request.callback_url), 'the callback URL is in the Answer output');
+		const feedback = await (await fetch(`${crew.url}/_reference/feedback-requests`)).json();
+		assert.deepEqual(feedback.filter((r) => r.kickoffId === kickoffId).map((r) => r.answers), [[{ feedback: 'approved', status: 200 }]]);
+		await runWhen(crew, kickoffId, (r) => r.state === 'completed', 'completed');
+	});
+
+	await check('a feedback request signed with another secret: n8n answers 401 and runs nothing', async () => {
+		await crew.configure({ flowFeedback: { url: ctx.urls.__FEEDBACK_TRIGGER_URL__, secret: ctx.tokens.wrongSigningSecret } });
+		const kickoffId = await kickoffVia(n8n, crew, workflows['feedback-kickoff']);
+		const { delivery } = await answeredDelivery(crew, kickoffId);
+		assert.equal(delivery.status, 401, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+		await sleep(QUIET_MS);
+		const fresh = (await rest.executions(feedbackTriggerId)).filter((e) => !known.has(String(e.id)));
+		assert.deepEqual(fresh.map((e) => `${e.id} ${e.status}`), [], 'no new execution of the feedback trigger workflow');
+		await crew.configure({ flowFeedback: null });
+	});
+
+	await check('no callback token or signing secret in clear in any n8n log or its database', async () => {
+		const tokens = Object.entries(ctx.tokens);
+		const assertClean = (text, where) => {
+			for (const [kind, token] of tokens) assert.ok(!text.includes(token), `the ${kind} token appears in ${where}`);
+		};
+		for (const f of fs.readdirSync(n8n.logDir)) {
+			if (f !== 'crew-service.log') assertClean(fs.readFileSync(path.join(n8n.logDir, f), 'utf8'), `n8n log ${f}`);
+		}
+		const dotN8n = path.join(n8n.userFolder, '.n8n');
+		for (const f of fs.readdirSync(dotN8n)) {
+			const file = path.join(dotN8n, f);
+			if (/^database\.sqlite|\.log$/.test(f) && fs.statSync(file).isFile()) assertClean(fs.readFileSync(file, 'latin1'), `${f} (n8n's database)`);
+		}
+	});
 }
 
 /** Signs in, opens the trigger's workflow and panel, and looks for the production URL. Returns the browser. */

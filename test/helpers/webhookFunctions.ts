@@ -2,11 +2,33 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { CrewTrigger } from '../../nodes/CrewTrigger/CrewTrigger.node';
 
-/** A stand-in for IWebhookFunctions: the received body, the trigger's parameters, and what it answered. */
-export async function callCrewTrigger(body: unknown, parameters: { events?: string[]; secret?: string } = {}) {
+export interface TriggerRequest {
+	/** Lower-case names, as n8n gives them. */
+	headers?: Record<string, string>;
+	/** The bytes received; default the body as JSON. */
+	rawBody?: string;
+	/** The Crew Callback API credential selected in the trigger; none when absent. */
+	credentials?: IDataObject;
+	typeVersion?: number;
+}
+
+/** A stand-in for IWebhookFunctions: the received request, the trigger's parameters and credential, and what it answered. */
+export async function callCrewTrigger(body: unknown, parameters: { events?: string[]; secret?: string } = {}, request: TriggerRequest = {}) {
 	const response: { status?: number; json?: unknown } = {};
+	const rawBody = request.rawBody ?? JSON.stringify(body);
 	const context = {
 		getBodyData: () => body as IDataObject,
+		getHeaderData: () => ({ 'content-type': 'application/json', ...request.headers }),
+		getRequestObject: () => ({ rawBody: Buffer.from(rawBody) }),
+		getNode: () => ({
+			name: 'Crew Trigger',
+			typeVersion: request.typeVersion ?? 1.1,
+			credentials: request.credentials ? { crewCallbackApi: { id: '2', name: 'Crew callback' } } : {},
+		}),
+		getCredentials: async (type: string) => {
+			if (type !== 'crewCallbackApi' || !request.credentials) throw new Error(`Node does not have any credentials set for "${type}"`);
+			return { ...request.credentials };
+		},
 		getNodeParameter: (name: string, fallback?: unknown) => (parameters as IDataObject)[name] ?? fallback,
 		getResponseObject: () => ({
 			status(code: number) {
@@ -22,4 +44,9 @@ export async function callCrewTrigger(body: unknown, parameters: { events?: stri
 	} as unknown as IWebhookFunctions;
 	const result: IWebhookResponseData = await new CrewTrigger().webhook.call(context);
 	return { result, response };
+}
+
+/** The items a call started the workflow with, or undefined when it started none. */
+export function startedItems(result: IWebhookResponseData): IDataObject[] | undefined {
+	return result.workflowData?.[0].map((item) => item.json);
 }

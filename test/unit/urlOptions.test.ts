@@ -1,5 +1,5 @@
 import { InvalidParameterError } from '../../nodes/Crew/kickoffBody';
-import { checkUrlOptions, isAbsoluteHttpUrl, URL_OPTIONS } from '../../nodes/Crew/urlOptions';
+import { checkUrlOptions, isAbsoluteHttpUrl, requireHttpUrl, URL_OPTIONS } from '../../nodes/Crew/urlOptions';
 
 function errorOf(options: object, urlOptions?: Record<string, string>): InvalidParameterError {
 	try {
@@ -67,5 +67,24 @@ describe('checkUrlOptions', () => {
 		expect(errorOf({ eventStreamUrl: 'nope' }, { ...URL_OPTIONS, eventStreamUrl: 'Event Stream URL' }).message).toBe(
 			'Event Stream URL is not an absolute http(s) URL: "nope"',
 		);
+	});
+});
+
+describe('requireHttpUrl', () => {
+	const thrownBy = (run: () => unknown): InvalidParameterError => {
+		try {
+			run();
+		} catch (error) {
+			expect(error).toBeInstanceOf(InvalidParameterError);
+			return error as InvalidParameterError;
+		}
+		throw new Error('expected an InvalidParameterError');
+	};
+	it('takes absolute http and https URLs, trimmed', () => {
+		expect(requireHttpUrl(' https://n8n.example.com/webhook/x/crew ', 'Event Stream URL')).toBe('https://n8n.example.com/webhook/x/crew');
+		expect(requireHttpUrl('http://127.0.0.1:5678/webhook/x', 'Event Stream URL')).toBe('http://127.0.0.1:5678/webhook/x');
+	});
+	it.each(['n8n.example.com/webhook', 'ftp://example.com/x', '/webhook/x', 'https//missing-colon', 42])('refuses %p, naming the option', (value) => {
+		expect(thrownBy(() => requireHttpUrl(value, 'Human Input Webhook URL')).message).toMatch(/^Human Input Webhook URL is not an absolute http\(s\) URL/);
 	});
 });

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { callbackOptions } from './callbacks.description';
+
 /** Operations that start a crew and so take inputs and kickoff options. */
 export const STARTING_OPERATIONS = ['kickoff', 'kickoffAndWait'];
 
@@ -89,6 +91,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 /** Kickoff options both starting operations offer: the service's optional kickoff fields. */
 const kickoffOptions: INodeProperties[] = [
 	...webhookUrlOptions,
+	...callbackOptions,
 	{
 		displayName: 'Meta',
 		name: 'meta',
@@ -103,6 +106,8 @@ const kickoffOptions: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		description: 'A secret the Crew Trigger checks, so that it accepts only calls from your own kickoffs. Sent in meta.webhook_secret, which the service echoes in every webhook call.',
+		// Kept for workflows saved with 0.1.0 (node version 1); newer nodes take it from the Crew Callback API credential.
+		displayOptions: { show: { '@version': [1] } },
 	},
 ];
 

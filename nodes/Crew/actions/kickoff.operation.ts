@@ -8,7 +8,7 @@ import { readKickoffBody, startCrew } from './startCrew';
 export const description: INodeProperties[] = [startingOptions('kickoff')];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
-	const body = readKickoffBody(this, itemIndex);
+	const body = await readKickoffBody(this, itemIndex);
 	const connection = await getCrewConnection(this, itemIndex);
 	const started = await startCrew(this, connection, itemIndex, body, tools.sleep);
 	return { ...started.response, kickoff_id: started.kickoffId };

@@ -143,7 +143,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 
 	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
 		try {
-			const body = readKickoffBody(this, itemIndex);
+			const body = await readKickoffBody(this, itemIndex);
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
 			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep);

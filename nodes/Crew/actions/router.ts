@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../cancellableSleep';
+import * as answerFeedback from './answerFeedback.operation';
 import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';
 import * as kickoff from './kickoff.operation';
@@ -9,7 +10,7 @@ import * as kickoffAndWait from './kickoffAndWait.operation';
 import * as resume from './resume.operation';
 import type { ItemOutcome, OperationTools } from './operationTools';
 
-export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume';
+export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'answerFeedback';
 
 type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
 
@@ -18,6 +19,7 @@ const perItemOperations: Record<Exclude<CrewOperation, 'kickoffAndWait'>, PerIte
 	kickoff: kickoff.execute,
 	getStatus: getStatus.execute,
 	resume: resume.execute,
+	answerFeedback: answerFeedback.execute,
 };
 
 function createTools(context: IExecuteFunctions): OperationTools {

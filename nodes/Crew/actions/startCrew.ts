@@ -5,6 +5,9 @@ import type { Sleep } from '../cancellableSleep';
 import { isPlainObject } from '../crewStatus';
 import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs } from '../kickoffBody';
 import type { KickoffOptions } from '../kickoffBody';
+import { buildCallbackFields, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../callbackBody';
+import type { CallbackOptionValues } from '../callbackBody';
+import { readCallbackSecrets } from './callbackSecrets';
 import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
 import type { CrewConnection } from '../transport';
 import { postAtMostOnce } from '../transport/postOnce';
@@ -30,12 +33,19 @@ function readInputs(context: IExecuteFunctions, itemIndex: number): Record<strin
 	return inputs;
 }
 
-/** The kickoff request body for one item; parameter problems are that item's error. */
-export function readKickoffBody(context: IExecuteFunctions, itemIndex: number): IDataObject {
+/**
+ * The kickoff request body for one item, with the callback channels asked for and
+ * their secrets from the Crew Callback API credential; parameter problems are that item's error.
+ */
+export async function readKickoffBody(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	try {
-		const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions;
+		const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions & CallbackOptionValues;
 		checkUrlOptions(options);
-		return buildKickoffBody(readInputs(context, itemIndex), options);
+		const callbacks = readCallbackOptions(options);
+		const inputs = readInputs(context, itemIndex);
+		const secrets = await readCallbackSecrets(context, itemIndex, needsCallbackSecrets(callbacks));
+		const webhookSecret = legacyWebhookSecret(options, secrets);
+		return { ...buildKickoffBody(inputs, { ...options, webhookSecret }), ...buildCallbackFields(callbacks, secrets) };
 	} catch (error) {
 		if (error instanceof InvalidParameterError) {
 			throw new NodeOperationError(context.getNode(), error.message, { itemIndex, description: error.description });

@@ -1,0 +1,63 @@
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The secrets of the service's callbacks to n8n. Select the same credential in
+ * the Crew node (which gives them to the service with the kickoff) and in the
+ * Crew Trigger (which checks them on every call), so they always agree. No
+ * request is made with it, so it has no authenticate block and no test.
+ */
+export class CrewCallbackApi implements ICredentialType {
+	name = 'crewCallbackApi';
+
+	displayName = 'Crew Callback API';
+
+	icon: Icon = { light: 'file:crew.svg', dark: 'file:crew.dark.svg' };
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-crewai#webhooks-instead-of-polling';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Bearer Token',
+			name: 'bearerToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'A long random value you make up (e.g. openssl rand -hex 32). The service sends it as "Authorization: Bearer …" with every event stream call and, with bearer auth, every human input call; the Crew Trigger refuses calls without it.',
+		},
+		{
+			displayName: 'Basic Auth User',
+			name: 'basicUser',
+			type: 'string',
+			default: '',
+			description: 'Only for a Human Input Webhook with basic auth: the user name the service sends',
+		},
+		{
+			displayName: 'Basic Auth Password',
+			name: 'basicPassword',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'Only for a Human Input Webhook with basic auth: the password the service sends',
+		},
+		{
+			displayName: 'Legacy Webhook Secret',
+			name: 'metaSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Only for the legacy Crew, Task and Step Webhook URLs, which carry no authentication: sent in the kickoff\'s meta, which the service echoes in every call. Weaker than the bearer token: see the README.',
+		},
+		{
+			displayName: 'Flow Signing Secret',
+			name: 'signingSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'whsec_…',
+			description:
+				'Only for flow feedback requests: the signing secret of the webhook registered in the deployment\'s dashboard (Settings → Human in the Loop → Webhooks), whole, whsec_ included',
+		},
+	];
+}

@@ -1,0 +1,33 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { CallbackSecrets } from '../callbackBody';
+import { InvalidParameterError } from '../kickoffBody';
+
+export const CALLBACK_CREDENTIAL_TYPE = 'crewCallbackApi';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * The Crew Callback API credential's secrets. `required`: a channel was asked
+ * for, so a missing credential is the item's error. Otherwise it is read only
+ * when one is selected, for the legacy URLs' meta secret.
+ */
+export async function readCallbackSecrets(context: IExecuteFunctions, itemIndex: number, required: boolean): Promise<CallbackSecrets> {
+	if (!required && context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE] === undefined) return {};
+	let data;
+	try {
+		data = await context.getCredentials(CALLBACK_CREDENTIAL_TYPE, itemIndex);
+	} catch {
+		throw new InvalidParameterError(
+			'No Crew Callback API credential is selected',
+			'Event Stream and Human Input Webhook need one: create a Crew Callback API credential with a Bearer Token, select it here and in the Crew Trigger that receives the calls.',
+		);
+	}
+	return {
+		bearerToken: text(data.bearerToken),
+		basicUser: text(data.basicUser),
+		basicPassword: text(data.basicPassword),
+		metaSecret: text(data.metaSecret),
+		signingSecret: text(data.signingSecret),
+	};
+}
