@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } from 'n8n-workflow';
 
 import type { Sleep } from '../cancellableSleep';
@@ -29,17 +29,13 @@ function readInputs(context: IExecuteFunctions, itemIndex: number): Record<strin
 	return inputs;
 }
 
-/** The kickoff request body for one item; parameter problems are that item's error. */
+/**
+ * The kickoff request body for one item. A parameter problem is thrown as an
+ * InvalidParameterError, which the operations turn into that item's error (toItemError).
+ */
 export function readKickoffBody(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	try {
-		const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions;
-		return buildKickoffBody(readInputs(context, itemIndex), options);
-	} catch (error) {
-		if (error instanceof InvalidParameterError) {
-			throw new NodeOperationError(context.getNode(), error.message, { itemIndex, description: error.description });
-		}
-		throw error;
-	}
+	const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions;
+	return buildKickoffBody(readInputs(context, itemIndex), options);
 }
 
 function readKickoffId(body: unknown): string | undefined {
