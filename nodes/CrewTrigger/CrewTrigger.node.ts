@@ -58,6 +58,30 @@ export class CrewTrigger implements INodeType {
 		],
 	};
 
+	/**
+	 * n8n calls these when the workflow is activated (published, in n8n 2.x) or
+	 * starts listening for a test call, to register this webhook with the service
+	 * (checkExists, then create if it answers false), and delete when it stops.
+	 * The crew service keeps no webhook registrations: it takes its callback URLs
+	 * with each kickoff (the Crew node's Crew, Task and Step Webhook URL options)
+	 * and calls them for that run only. So there is nothing to register, look up
+	 * or remove: the webhook exists as soon as n8n listens on its URL, and
+	 * activation and deactivation succeed without a request.
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(): Promise<boolean> {
+				return true;
+			},
+			async create(): Promise<boolean> {
+				return true;
+			},
+			async delete(): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const body = this.getBodyData();
 		const payload: IDataObject = isPlainObject(body) ? body : {};
