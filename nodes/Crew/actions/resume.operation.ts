@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'research_task',
+		placeholder: 'e.g. research_task',
 		description: 'The task the paused crew waits on: the task_id that Get Status or Kickoff and Wait gives for a paused crew',
 		displayOptions: show,
 	},
