@@ -1,9 +1,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CrewService, type WebhookDelivery } from './crew-service';
+import { isLoopbackHost } from './crew-service/webhooks';
 import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { isLoopbackHost } = require('./crew-service/webhooks') as { isLoopbackHost: (host: string) => boolean };
 
 // Webhook calls and the human-in-the-loop pause/resume cycle of the reference
 // service (field notes: "Human in the loop", "Webhook payloads"). Webhooks follow
