@@ -16,7 +16,7 @@ export class CrewApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://my-crew-1a2b3c.crewai.com',
+			placeholder: 'e.g. https://my-crew-1a2b3c.crewai.com',
 			description: 'The crew\'s own API address, shown on the crew\'s dashboard. Each deployed crew has its own.',
 		},
 		{

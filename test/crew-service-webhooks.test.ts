@@ -1,9 +1,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CrewService, type WebhookDelivery } from './crew-service';
+import { isLoopbackHost } from './crew-service/webhooks';
 import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const { isLoopbackHost } = require('./crew-service/webhooks') as { isLoopbackHost: (host: string) => boolean };
 
 // Webhook calls and the human-in-the-loop pause/resume cycle of the reference
 // service (field notes: "Human in the loop", "Webhook payloads"). Webhooks follow
@@ -709,7 +708,7 @@ describe('callback channels', () => {
 		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'feedbackRequest') && allSettled(ds), 2000);
 		const [request] = hook.calls;
 		expect(request.headers['x-crewai-timestamp']).toBe(String(1_800_000_000));
-		const mac = createHmac('sha256', secret).update(`${request.headers['x-crewai-timestamp']}.${request.raw}`).digest('hex');
+		const mac = createHmac('sha256', secret).update(`${String(1_800_000_000)}.${request.raw}`).digest('hex');
 		expect(request.headers['x-crewai-signature']).toBe(`sha256=${mac}`);
 		expect(request.body).toMatchObject({ event_type: 'new_request', status: 'pending', flow_id: id, emit: ['approved', 'rejected'], output: 'Research notes for topic=AI agents' });
 		const callback = request.body.callback_url as string;

@@ -9,6 +9,7 @@ import * as kickoff from './actions/kickoff.operation';
 import * as kickoffAndWait from './actions/kickoffAndWait.operation';
 import * as resume from './actions/resume.operation';
 import { route } from './actions/router';
+import { testCallbackCredential } from './methods/callbackCredentialTest';
 import { getCrewInputs } from './methods/resourceMapping';
 
 export class Crew implements INodeType {
@@ -30,21 +31,41 @@ export class Crew implements INodeType {
 		credentials: [
 			// A feedback answer goes to the request's own URL, with no Crew API token.
 			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
-			{ name: 'crewCallbackApi', required: false, displayOptions: { show: { operation: ['kickoff', 'kickoffAndWait'] } } },
+			{
+				name: 'crewCallbackApi',
+				required: false,
+				testedBy: 'testCallbackCredential',
+				displayOptions: { show: { operation: ['kickoff', 'kickoffAndWait'] } },
+			},
 		],
 		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Crew',
+						value: 'crew',
+						description: 'A deployed crew or flow: its inputs, kickoffs, status and human input',
+					},
+					{
+						name: 'Flow Feedback Request',
+						value: 'feedbackRequest',
+						description: 'A flow\'s request for human feedback, as the Crew Trigger receives it',
+					},
+				],
+				// Workflows saved before there were resources have none: they are all about a crew.
+				default: 'crew',
+			},
 			{
 				displayName: 'Operation',
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
+				displayOptions: { show: { resource: ['crew'] } },
 				options: [
-					{
-						name: 'Answer Feedback Request',
-						value: 'answerFeedback',
-						description: 'Answer a flow\'s request for human feedback (from the Crew Trigger) by its callback URL',
-						action: 'Answer a flow feedback request',
-					},
 					{
 						name: 'Get Inputs',
 						value: 'getInputs',
@@ -78,6 +99,22 @@ export class Crew implements INodeType {
 				],
 				default: 'kickoffAndWait',
 			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['feedbackRequest'] } },
+				options: [
+					{
+						name: 'Answer',
+						value: 'answerFeedback',
+						description: 'Answer the request by its callback URL, once',
+						action: 'Answer a flow feedback request',
+					},
+				],
+				default: 'answerFeedback',
+			},
 			...answerFeedback.description,
 			...getInputs.description,
 			...getStatus.description,
@@ -89,6 +126,7 @@ export class Crew implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { testCallbackCredential },
 		resourceMapping: { getCrewInputs },
 	};
 

@@ -25,13 +25,14 @@ export function createCancellableSleep(
 		while (!signal?.aborted) {
 			const left = wakeAt - now();
 			if (left <= 0) return;
-			try {
-				await sleep(Math.min(left, SLEEP_CHUNK_MS), signal);
-			} catch (error) {
-				// The new sleep rejects when the signal fires; anything else is real.
-				if (signal?.aborted) return;
-				throw error;
-			}
+			// The new sleep rejects when the signal fires: then the rejection is the
+			// wake-up, not a failure. Anything else is real and goes to the caller,
+			// whose operation reports it as the item's error.
+			const failure = await sleep(Math.min(left, SLEEP_CHUNK_MS), signal).then(
+				() => undefined,
+				(error: unknown) => (signal?.aborted ? undefined : { error }),
+			);
+			if (failure) throw failure.error;
 		}
 	};
 }

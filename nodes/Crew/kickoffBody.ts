@@ -2,7 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from './crewStatus';
 
-/** A problem with what the user gave the node, found before any request is sent. */
+/**
+ * A problem with what the user gave the node, found before any request is sent.
+ * These helpers have no node to attach an error to; the operations turn this
+ * into the item's NodeOperationError, with this description (actions/itemError.ts).
+ */
 export class InvalidParameterError extends Error {
 	constructor(
 		message: string,
@@ -26,22 +30,32 @@ export function parseJsonObject(value: unknown, fieldName: string): IDataObject 
 			`Give ${fieldName} as an object such as {"topic": "AI agents"}.`,
 		);
 	}
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(value);
-	} catch (error) {
+	const parsed = parseJson(value);
+	if ('syntaxError' in parsed) {
 		throw new InvalidParameterError(
-			`${fieldName} is not valid JSON: ${(error as Error).message}`,
+			`${fieldName} is not valid JSON: ${parsed.syntaxError}`,
 			`Give ${fieldName} as a JSON object such as {"topic": "AI agents"}; check quotes and commas.`,
 		);
 	}
-	if (!isPlainObject(parsed)) {
+	if (!isPlainObject(parsed.value)) {
 		throw new InvalidParameterError(
-			`${fieldName} must be a JSON object, not ${describeJsonType(parsed)}`,
+			`${fieldName} must be a JSON object, not ${describeJsonType(parsed.value)}`,
 			`Give ${fieldName} as an object of names and values such as {"topic": "AI agents"}.`,
 		);
 	}
-	return parsed;
+	return parsed.value;
+}
+
+/**
+ * JSON.parse with its complaint as a value rather than an exception, so that
+ * parseJsonObject reports every problem the same way, naming the user's field.
+ */
+function parseJson(text: string): { value: unknown } | { syntaxError: string } {
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch (error) {
+		return { syntaxError: (error as Error).message };
+	}
 }
 
 function describeJsonType(value: unknown): string {

@@ -1,7 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IDataObject,
-	IHookFunctions,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
@@ -100,17 +99,26 @@ export class CrewTrigger implements INodeType {
 		properties: [notice, events, legacySecret],
 	};
 
-	// The service takes its callback URL with each kickoff (or from its dashboard), so
-	// activating this trigger has nothing to register anywhere.
+	/**
+	 * n8n calls these when the workflow is activated (published, in n8n 2.x) or
+	 * starts listening for a test call, to register this webhook with the service
+	 * (checkExists, then create if it answers false), and delete when it stops.
+	 * The crew service keeps no webhook registrations n8n could make: it takes its
+	 * callback URLs with each kickoff (the Crew node's event stream, human input and
+	 * legacy webhook URL options) and calls them for that run only, and a flow's
+	 * feedback webhooks are entered by hand in the deployment's dashboard. So there
+	 * is nothing to register, look up or remove: the webhook exists as soon as n8n
+	 * listens on its URL, and activation and deactivation succeed without a request.
+	 */
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
+			async checkExists(): Promise<boolean> {
 				return true;
 			},
-			async create(this: IHookFunctions): Promise<boolean> {
+			async create(): Promise<boolean> {
 				return true;
 			},
-			async delete(this: IHookFunctions): Promise<boolean> {
+			async delete(): Promise<boolean> {
 				return true;
 			},
 		},

@@ -33,8 +33,9 @@ export function carriesSecret(payload: IDataObject, secret: string): boolean {
 export function toTriggerItem(event: CrewEvent, payload: IDataObject): IDataObject {
 	let meta = payload.meta ?? null;
 	if (isPlainObject(meta) && WEBHOOK_SECRET_FIELD in meta) {
-		const { [WEBHOOK_SECRET_FIELD]: _secret, ...rest } = meta;
-		meta = rest;
+		const withoutSecret: IDataObject = { ...meta };
+		delete withoutSecret[WEBHOOK_SECRET_FIELD];
+		meta = withoutSecret;
 	}
 	return { event, ...payload, kickoff_id: payload.kickoff_id ?? null, meta };
 }

@@ -81,8 +81,8 @@ function parseBody(text: string): unknown {
 export async function sendRequest(options: IHttpRequestOptions, credentials: Credentials): Promise<unknown> {
 	const authenticate = new CrewApi().authenticate.properties.headers ?? {};
 	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(options.headers ?? {})) headers[name] = String(value);
-	for (const [name, template] of Object.entries(authenticate)) headers[name] = resolveCredentialTemplate(String(template), credentials);
+	for (const [name, value] of Object.entries(options.headers ?? {})) headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+	for (const [name, template] of Object.entries(authenticate)) headers[name] = resolveCredentialTemplate(typeof template === 'string' ? template : JSON.stringify(template), credentials);
 	let payload: string | undefined;
 	if (options.body !== undefined) {
 		payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
@@ -114,7 +114,7 @@ export async function sendRequest(options: IHttpRequestOptions, credentials: Cre
 	});
 	const body = parseBody(response.text);
 	if (!options.ignoreHttpStatusErrors && response.statusCode >= 400) {
-		throw new NodeApiError(node, { message: `Request failed with status code ${response.statusCode}`, config: { headers } } as unknown as JsonObject);
+		throw new NodeApiError(node, { message: `Request failed with status code ${response.statusCode}`, config: { headers } });
 	}
 	return options.returnFullResponse ? { statusCode: response.statusCode, headers: response.headers, body } : body;
 }

@@ -49,7 +49,7 @@ async function kickoffOne(credentials: Credentials): Promise<string> {
 describe.each<[Spelling, string]>([
 	['wild', '/status/{id}'],
 	['contract', '/{id}/status'],
-])('a service serving only the %s spelling, %s', (serves, path) => {
+])('a service serving only the %s spelling, %s', (serves) => {
 	it('10 status reads while waiting, 5 of them answered 500 by the service: 11 requests at most', async () => {
 		const { service, credentials } = await serviceServingOnly(serves);
 		service.injectFault({ route: 'status', spelling: serves, kind: 'status', status: 500, times: 5 });

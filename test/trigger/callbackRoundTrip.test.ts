@@ -19,10 +19,15 @@ async function startReceiver(triggerParameters: { events: string[]; secret?: str
 	const server = http.createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', async () => {
-			const { result, response: answer } = await callCrewTrigger(JSON.parse(Buffer.concat(chunks).toString('utf8')), triggerParameters);
-			results.push({ result, status: answer.status });
-			response.writeHead(answer.status ?? 200).end();
+		request.on('end', () => {
+			callCrewTrigger(JSON.parse(Buffer.concat(chunks).toString('utf8')), triggerParameters).then(
+				({ result, response: answer }) => {
+					results.push({ result, status: answer.status });
+					response.writeHead(answer.status ?? 200).end();
+				},
+				// A trigger that throws is a failed call for the service, as in n8n.
+				(error: Error) => response.writeHead(500).end(error.message),
+			);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -52,7 +52,7 @@ describe('Kickoff with the service\'s callback channels', () => {
 	it('Kickoff and Wait sends the same webhooks object', async () => {
 		const { output } = await runCrewNode({
 			parameters: { operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "w"}', options: { eventStreamUrl: 'http://127.0.0.1:9/x' } },
-			credentials: withCallbackCredential() as typeof crew.credentials,
+			credentials: withCallbackCredential(),
 		});
 		expect(output[0].json).toMatchObject({ kickoff_id: crew.service.runs[0].kickoffId });
 		expect(crew.service.runs[0].callbacks.stream).toMatchObject({ events: ['crew_kickoff_completed', 'crew_kickoff_failed', 'flow_finished', 'method_execution_failed'] });

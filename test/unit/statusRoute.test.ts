@@ -22,7 +22,7 @@ function knowing(evidence: Partial<Record<StatusSpelling, 'exists' | 'absent'>>,
 	return {
 		[NEW]: { shown: evidence[NEW], unanswered: unanswered[NEW] ?? 0 },
 		[OLD]: { shown: evidence[OLD], unanswered: unanswered[OLD] ?? 0 },
-	} as StatusRouteKnowledge;
+	};
 }
 
 describe('statusPath', () => {

@@ -2,9 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { callbackHost, feedbackBody, interpretFeedbackAnswer, readCallbackUrl } from '../feedbackAnswer';
-import { InvalidParameterError } from '../kickoffBody';
 import { REQUEST_TIMEOUT_MS } from '../transport';
-import type { OperationTools } from './operationTools';
 
 const show = { show: { operation: ['answerFeedback'] } };
 
@@ -64,7 +62,7 @@ function interpretNetworkFailure(host: string, code: string) {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, _tools: OperationTools): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const post: PostJson = async (url, body) => {
 		const response = (await this.helpers.httpRequest({
 			method: 'POST',
@@ -77,14 +75,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, _tools
 		})) as { statusCode: number; body: unknown };
 		return { statusCode: response.statusCode, body: response.body };
 	};
-	try {
-		const result = await answerFeedback(post, this.getNodeParameter('callbackUrl', itemIndex), this.getNodeParameter('feedback', itemIndex, ''));
-		if (result.ok) return result.json;
-		throw new NodeOperationError(this.getNode(), result.message, { itemIndex, description: result.description });
-	} catch (error) {
-		if (error instanceof InvalidParameterError) {
-			throw new NodeOperationError(this.getNode(), error.message, { itemIndex, description: error.description });
-		}
-		throw error;
-	}
+	// A bad Callback URL or empty Feedback is an InvalidParameterError, made this item's error by the router.
+	const result = await answerFeedback(post, this.getNodeParameter('callbackUrl', itemIndex), this.getNodeParameter('feedback', itemIndex, ''));
+	if (result.ok) return result.json;
+	throw new NodeOperationError(this.getNode(), result.message, { itemIndex, description: result.description });
 }

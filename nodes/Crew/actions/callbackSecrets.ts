@@ -1,7 +1,7 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { CallbackSecrets } from '../callbackBody';
-import { InvalidParameterError } from '../kickoffBody';
 
 export const CALLBACK_CREDENTIAL_TYPE = 'crewCallbackApi';
 
@@ -18,10 +18,11 @@ export async function readCallbackSecrets(context: IExecuteFunctions, itemIndex:
 	try {
 		data = await context.getCredentials(CALLBACK_CREDENTIAL_TYPE, itemIndex);
 	} catch {
-		throw new InvalidParameterError(
-			'No Crew Callback API credential is selected',
-			'Event Stream and Human Input Webhook need one: create a Crew Callback API credential with a Bearer Token, select it here and in the Crew Trigger that receives the calls.',
-		);
+		throw new NodeOperationError(context.getNode(), 'No Crew Callback API credential is selected', {
+			itemIndex,
+			description:
+				'Event Stream and Human Input Webhook need one: create a Crew Callback API credential with a Bearer Token, select it here and in the Crew Trigger that receives the calls.',
+		});
 	}
 	return {
 		bearerToken: text(data.bearerToken),

@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: '97eba64f-958c-40a0-b61c-625fe635a3c0',
+		placeholder: 'e.g. 97eba64f-958c-40a0-b61c-625fe635a3c0',
 		description: 'The kickoff_id a Kickoff returned',
 		displayOptions: { show: { operation: ['getStatus', 'resume'] } },
 	},

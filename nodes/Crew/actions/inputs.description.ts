@@ -53,7 +53,7 @@ export const inputsFields: INodeProperties[] = [
 		name: 'inputsJson',
 		type: 'json',
 		default: '{}',
-		placeholder: '{"topic": "AI agents", "audience": "developers"}',
+		placeholder: 'e.g. {"topic": "AI agents", "audience": "developers"}',
 		description:
 			'The crew\'s inputs as a JSON object of names and values, e.g. {"topic": "AI agents"}. Values that are not text are sent as text: numbers and booleans as written, dates as ISO 8601, objects as JSON.',
 		displayOptions: { show: { operation: STARTING_OPERATIONS, inputsMode: ['json'] } },
@@ -67,7 +67,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		name: 'crewWebhookUrl',
 		type: 'string',
 		default: '',
-		placeholder: 'https://example.com/webhook/crew-finished',
+		placeholder: 'e.g. https://example.com/webhook/crew-finished',
 		description: 'URL the service calls once the whole crew has finished',
 	},
 	{
@@ -75,7 +75,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		name: 'stepWebhookUrl',
 		type: 'string',
 		default: '',
-		placeholder: 'https://example.com/webhook/crew-step',
+		placeholder: 'e.g. https://example.com/webhook/crew-step',
 		description: 'URL the service calls after each step an agent takes',
 	},
 	{
@@ -83,7 +83,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		name: 'taskWebhookUrl',
 		type: 'string',
 		default: '',
-		placeholder: 'https://example.com/webhook/crew-task',
+		placeholder: 'e.g. https://example.com/webhook/crew-task',
 		description: 'URL the service calls as each task finishes',
 	},
 ];

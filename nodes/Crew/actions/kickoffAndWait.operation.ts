@@ -10,6 +10,7 @@ import type { CrewConnection } from '../transport';
 import { waitForCompletion } from '../waitForCompletion';
 import type { RunningKickoff, StatusReading, WaitOutcome } from '../waitForCompletion';
 import { startingOptions } from './inputs.description';
+import { toItemError } from './itemError';
 import type { ItemOutcome, OperationTools } from './operationTools';
 import { readKickoffBody, startCrew } from './startCrew';
 
@@ -149,7 +150,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep);
 			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt: tools.now() } };
 		} catch (error) {
-			return { kind: 'error', itemIndex, error: error as Error };
+			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };
 		}
 	});
 

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../crewStatus';
-import { buildResumeBody, InvalidParameterError } from '../kickoffBody';
+import { buildResumeBody } from '../kickoffBody';
 import type { WebhookUrls } from '../kickoffBody';
 import { crewAnswerError } from '../transport/crewErrors';
 import { getCrewConnection, isSuccess } from '../transport';
@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'research_task',
+		placeholder: 'e.g. research_task',
 		description: 'The task the paused crew waits on: the task_id that Get Status or Kickoff and Wait gives for a paused crew',
 		displayOptions: show,
 	},
@@ -55,15 +55,10 @@ function requiredText(context: IExecuteFunctions, name: string, label: string, i
 	return value;
 }
 
-/** The webhook URLs to send again, each checked before any request. */
+/** The webhook URLs to send again, each checked before any request (a bad one is the item's error, via the router). */
 function readWebhookUrls(context: IExecuteFunctions, itemIndex: number): WebhookUrls {
 	const options = context.getNodeParameter('options', itemIndex, {}) as WebhookUrls;
-	try {
-		checkUrlOptions(options);
-	} catch (error) {
-		if (!(error instanceof InvalidParameterError)) throw error;
-		throw new NodeOperationError(context.getNode(), error.message, { itemIndex, description: error.description });
-	}
+	checkUrlOptions(options);
 	return options;
 }
 

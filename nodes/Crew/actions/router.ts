@@ -1,10 +1,10 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../cancellableSleep';
 import * as answerFeedback from './answerFeedback.operation';
 import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';
+import { toItemError } from './itemError';
 import * as kickoff from './kickoff.operation';
 import * as kickoffAndWait from './kickoffAndWait.operation';
 import * as resume from './resume.operation';
@@ -42,16 +42,12 @@ async function runPerItem(context: IExecuteFunctions, itemCount: number, execute
 		try {
 			outcomes.push({ json: await execute.call(context, itemIndex, tools) });
 		} catch (error) {
-			if (!context.continueOnFail()) throw error;
-			outcomes.push({ error: error as Error });
+			const itemError = toItemError(context.getNode(), error, itemIndex);
+			if (!context.continueOnFail()) throw itemError;
+			outcomes.push({ error: itemError });
 		}
 	}
 	return outcomes;
-}
-
-function asNodeError(context: IExecuteFunctions, error: Error, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error, { itemIndex });
 }
 
 /** An error as an output item, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
@@ -76,9 +72,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	return [
 		outcomes.map((outcome, itemIndex) => {
 			if ('json' in outcome) return { json: outcome.json, pairedItem: { item: itemIndex } };
-			if (!this.continueOnFail()) throw outcome.error;
+			const error = toItemError(this.getNode(), outcome.error, itemIndex);
+			if (!this.continueOnFail()) throw error;
 			// n8n moves an item to the error output ("Continue (using error output)") by its `error`.
-			return { json: errorItem(outcome), error: asNodeError(this, outcome.error, itemIndex), pairedItem: { item: itemIndex } };
+			return { json: errorItem({ ...outcome, error }), error, pairedItem: { item: itemIndex } };
 		}),
 	];
 }

@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } from 'n8n-workflow';
 
 import type { Sleep } from '../cancellableSleep';
@@ -35,23 +35,17 @@ function readInputs(context: IExecuteFunctions, itemIndex: number): Record<strin
 
 /**
  * The kickoff request body for one item, with the callback channels asked for and
- * their secrets from the Crew Callback API credential; parameter problems are that item's error.
+ * their secrets from the Crew Callback API credential. A parameter problem is thrown
+ * as an InvalidParameterError, which the operations turn into that item's error (toItemError).
  */
 export async function readKickoffBody(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	try {
-		const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions & CallbackOptionValues;
-		checkUrlOptions(options);
-		const callbacks = readCallbackOptions(options);
-		const inputs = readInputs(context, itemIndex);
-		const secrets = await readCallbackSecrets(context, itemIndex, needsCallbackSecrets(callbacks));
-		const webhookSecret = legacyWebhookSecret(options, secrets);
-		return { ...buildKickoffBody(inputs, { ...options, webhookSecret }), ...buildCallbackFields(callbacks, secrets) };
-	} catch (error) {
-		if (error instanceof InvalidParameterError) {
-			throw new NodeOperationError(context.getNode(), error.message, { itemIndex, description: error.description });
-		}
-		throw error;
-	}
+	const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions & CallbackOptionValues;
+	checkUrlOptions(options);
+	const callbacks = readCallbackOptions(options);
+	const inputs = readInputs(context, itemIndex);
+	const secrets = await readCallbackSecrets(context, itemIndex, needsCallbackSecrets(callbacks));
+	const webhookSecret = legacyWebhookSecret(options, secrets);
+	return { ...buildKickoffBody(inputs, { ...options, webhookSecret }), ...buildCallbackFields(callbacks, secrets) };
 }
 
 function readKickoffId(body: unknown): string | undefined {
