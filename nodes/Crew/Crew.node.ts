@@ -1,5 +1,12 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import * as answerFeedback from './actions/answerFeedback.operation';
 import * as getInputs from './actions/getInputs.operation';
@@ -9,6 +16,7 @@ import * as kickoff from './actions/kickoff.operation';
 import * as kickoffAndWait from './actions/kickoffAndWait.operation';
 import * as resume from './actions/resume.operation';
 import { route } from './actions/router';
+import * as waitByCallback from './actions/waitByCallback';
 import { getCrewInputs } from './methods/resourceMapping';
 
 export class Crew implements INodeType {
@@ -27,6 +35,9 @@ export class Crew implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// Kickoff and Wait, Wait By: Callback parks the execution; the crew's call resumes it here.
+		webhooks: [waitByCallback.callbackWebhook],
+		waitingNodeTooltip: '=Waiting for the crew to call back',
 		credentials: [
 			// A feedback answer goes to the request's own URL, with no Crew API token.
 			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
@@ -94,5 +105,9 @@ export class Crew implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await waitByCallback.webhook.call(this);
 	}
 }

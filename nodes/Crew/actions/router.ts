@@ -1,4 +1,3 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../cancellableSleep';
@@ -8,7 +7,9 @@ import * as getStatus from './getStatus.operation';
 import * as kickoff from './kickoff.operation';
 import * as kickoffAndWait from './kickoffAndWait.operation';
 import * as resume from './resume.operation';
+import * as waitByCallback from './waitByCallback';
 import type { ItemOutcome, OperationTools } from './operationTools';
+import { errorOutputItem } from './outputItems';
 
 export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'answerFeedback';
 
@@ -49,27 +50,15 @@ async function runPerItem(context: IExecuteFunctions, itemCount: number, execute
 	return outcomes;
 }
 
-function asNodeError(context: IExecuteFunctions, error: Error, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error, { itemIndex });
-}
-
-/** An error as an output item, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
-function errorItem(outcome: { error: Error; kickoffId?: string }): IDataObject {
-	const json: IDataObject = { error: outcome.error.message };
-	const { description } = outcome.error as { description?: unknown };
-	if (typeof description === 'string' && description !== '') json.description = description;
-	if (outcome.kickoffId !== undefined) json.kickoff_id = outcome.kickoffId;
-	return json;
-}
-
 /** Runs the chosen operation and gives exactly one output item per input item, paired and in order. */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
 	const tools = createTools(this);
-	const outcomes =
-		operation === 'kickoffAndWait'
+	const waitByCallbackChosen = operation === 'kickoffAndWait' && this.getNodeParameter('waitBy', 0, 'polling') === 'callback';
+	const outcomes = waitByCallbackChosen
+		? await waitByCallback.execute.call(this, itemCount, tools)
+		: operation === 'kickoffAndWait'
 			? await kickoffAndWait.executeBatch.call(this, itemCount, tools)
 			: await runPerItem(this, itemCount, perItemOperations[operation], tools);
 
@@ -77,8 +66,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		outcomes.map((outcome, itemIndex) => {
 			if ('json' in outcome) return { json: outcome.json, pairedItem: { item: itemIndex } };
 			if (!this.continueOnFail()) throw outcome.error;
-			// n8n moves an item to the error output ("Continue (using error output)") by its `error`.
-			return { json: errorItem(outcome), error: asNodeError(this, outcome.error, itemIndex), pairedItem: { item: itemIndex } };
+			return errorOutputItem(this.getNode(), outcome, itemIndex);
 		}),
 	];
 }
