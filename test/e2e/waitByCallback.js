@@ -203,7 +203,7 @@ async function suite({ major, report, root, packed }) {
 			assert.equal(call.status, 409, `the late call got ${call.status}`);
 		});
 
-		await check('the timed-out execution resumes with the timeout item: message with the kickoff id, error output routing by its error', async () => {
+		await check('the timed-out execution resumes with the timeout item naming the kickoff id, and the crew is not stopped', async () => {
 			assert.ok(timedOut, 'no timed-out execution');
 			const { status, data } = await finished(timedOut.executionId, TIMEOUT_RESUME_MS);
 			assert.equal(status, 'success');
