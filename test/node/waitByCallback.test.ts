@@ -42,11 +42,12 @@ const byCallback = (options: object = {}) => ({
 });
 
 /** Runs execute() with the parts of n8n's wait API the mode uses; what it parked is returned for webhook(). */
-async function runUntilParked(parameters: object, options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {}) {
-	const { context } = createExecuteFunctions({ parameters, credentials: crew.credentials, ...options });
+async function runUntilParked(parameters: object, options: { items?: INodeExecutionData[]; continueOnFail?: boolean; resumeUrl?: string } = {}) {
+	const { resumeUrl: givenUrl, ...fake } = options;
+	const { context } = createExecuteFunctions({ parameters, credentials: crew.credentials, ...fake });
 	const executeData = { data: { main: [options.items ?? [{ json: {} }]] } } as unknown as IExecuteData;
 	const waits: Date[] = [];
-	const resumeUrl = `${resumeBase}/webhook-waiting/42?signature=s1g`;
+	const resumeUrl = givenUrl ?? `${resumeBase}/webhook-waiting/42?signature=s1g`;
 	Object.assign(context, {
 		evaluateExpression: (expression: string) => (expression === '{{ $execution.resumeUrl }}' ? resumeUrl : undefined),
 		getExecuteData: () => executeData,
@@ -171,6 +172,11 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 	it('refuses the Event Stream option, which the mode uses itself', async () => {
 		const parameters = byCallback({ eventStreamUrl: 'http://127.0.0.1:1/x' });
 		await expect(runUntilParked(parameters)).rejects.toThrow('Event Stream cannot be set with Wait By: Callback');
+		expect(crew.service.count('kickoff', 'POST')).toBe(0);
+	});
+
+	it('starts no crew when n8n gives no resume URL', async () => {
+		await expect(runUntilParked(byCallback(), { resumeUrl: '' })).rejects.toThrow('n8n gave no resume URL');
 		expect(crew.service.count('kickoff', 'POST')).toBe(0);
 	});
 });

@@ -55,12 +55,14 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const itemCount = this.getInputData().length;
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
 	const tools = createTools(this);
-	const waitByCallbackChosen = operation === 'kickoffAndWait' && this.getNodeParameter('waitBy', 0, 'polling') === 'callback';
-	const outcomes = waitByCallbackChosen
-		? await waitByCallback.execute.call(this, itemCount, tools)
-		: operation === 'kickoffAndWait'
-			? await kickoffAndWait.executeBatch.call(this, itemCount, tools)
-			: await runPerItem(this, itemCount, perItemOperations[operation], tools);
+	let outcomes: ItemOutcome[];
+	if (operation !== 'kickoffAndWait') {
+		outcomes = await runPerItem(this, itemCount, perItemOperations[operation], tools);
+	} else if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') {
+		outcomes = await waitByCallback.execute.call(this, itemCount, tools);
+	} else {
+		outcomes = await kickoffAndWait.executeBatch.call(this, itemCount, tools);
+	}
 
 	return [
 		outcomes.map((outcome, itemIndex) => {

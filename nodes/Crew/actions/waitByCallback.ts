@@ -97,6 +97,12 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		}
 		const body = await readKickoffBody(this, 0);
 		resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
+		if (!/^https?:\/\//i.test(resumeUrl)) {
+			throw new NodeOperationError(node, 'n8n gave no resume URL for this execution, so the crew could not call back', {
+				itemIndex: 0,
+				description: 'Set Wait By to Polling. Callback needs an n8n that gives $execution.resumeUrl (n8n 1.x and 2.x do, with WEBHOOK_URL set to an address the crew service can reach).',
+			});
+		}
 		const token = newCallbackToken();
 		tokenHash = hashCallbackToken(token);
 		connection = await getCrewConnection(this, 0);
