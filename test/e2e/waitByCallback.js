@@ -18,6 +18,9 @@
 //   a failing crew: the same error item as polling (On Error: continue);
 //   forged calls while waiting (no ?signature= on 2.x: n8n's 401; a wrong bearer token
 //     with the right URL: the node's 401) leave it waiting; the crew's own call completes it;
+//   copies of the workflow with On Error "Continue (using error output)" (a failed crew's
+//     item leaves by the error output) and "Stop Workflow" (the documented limit: the
+//     error item goes down the success output and the execution succeeds);
 //   a crew of 0.3 s with a 3 s first phase: answered by polling, never parked (its late
 //     call gets n8n's 409);
 //   a crew that never calls within the 5 s timeout: n8n's WaitTracker (polls every 60 s)
@@ -49,6 +52,30 @@ const FAILURE = 'Task execution failed: the writer agent crashed';
 const TIMEOUT_RESUME_MS = 150000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The workflow, and copies of it that differ only in the Crew node's On Error: "Continue
+ * (using error output)" (its error output to an "Error Branch" node) and "Stop Workflow".
+ */
+function loadVariants() {
+	const base = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+	const variant = (key, onError, suffix) => {
+		const wf = JSON.parse(JSON.stringify(base));
+		wf.id = `${base.id.slice(0, -2)}${suffix}`;
+		wf.name = `${base.name} (On Error: ${key})`;
+		const [hook, crewNode] = wf.nodes;
+		hook.parameters.path = `${WEBHOOK_PATH}-${key}`;
+		hook.webhookId = `${hook.webhookId.slice(0, -2)}${suffix}`;
+		for (const n of wf.nodes) n.id = `${n.id.slice(0, -2)}${suffix}`;
+		if (onError) crewNode.onError = onError;
+		else delete crewNode.onError;
+		return wf;
+	};
+	const errorOutput = variant('error-output', 'continueErrorOutput', 'e1');
+	errorOutput.nodes.push({ id: 'a1b2c3d4-0004-4e2e-8c11-7761697463e1', parameters: {}, name: 'Error Branch', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 200] });
+	errorOutput.connections[CREW_NODE].main.push([{ node: 'Error Branch', type: 'main', index: 0 }]);
+	return { waitByCallback: base, errorOutput, stopWorkflow: variant('stop', undefined, 's1') };
+}
 
 async function until(what, fn, timeoutMs = 30000, everyMs = 250) {
 	const deadline = Date.now() + timeoutMs;
@@ -82,11 +109,12 @@ async function suite({ major, report, root, packed }) {
 				log: (m) => say(`  ${m}`),
 				editWorkflows: (workflows) => {
 					for (const k of Object.keys(workflows)) delete workflows[k];
-					workflows.waitByCallback = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+					Object.assign(workflows, loadVariants());
 				},
 			});
-			const id = stack.workflows.waitByCallback.id;
-			await stack.n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
+			for (const { id } of Object.values(stack.workflows)) {
+				await stack.n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
+			}
 			// The resume URL n8n builds ($execution.resumeUrl) starts with WEBHOOK_URL.
 			await stack.n8n.start({ env: { N8N_PORT: String(port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
 			await stack.n8n.setupOwner();
@@ -94,23 +122,29 @@ async function suite({ major, report, root, packed }) {
 		});
 		if (!ready) return;
 		const { n8n, crew, workflows } = stack;
-		const workflowId = workflows.waitByCallback.id;
 
 		/** POSTs to the workflow's webhook and returns the new execution's id and its kickoff. */
-		const start = async (body) => {
+		const start = async (body, workflow = workflows.waitByCallback) => {
 			const before = new Set((await crew.runs()).map((r) => r.kickoffId));
-			const res = await fetch(`${ctx.baseUrl}/webhook/${WEBHOOK_PATH}`, {
+			const hookPath = workflow.nodes[0].parameters.path;
+			const res = await fetch(`${ctx.baseUrl}/webhook/${hookPath}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),
 			});
-			assert.equal(res.status, 200, `POST /webhook/${WEBHOOK_PATH}: ${res.status} ${await res.text()}`);
-			const execution = await until('a new execution', async () => (await rest.executions(workflowId)).find((e) => !ctx.known.has(String(e.id))));
+			assert.equal(res.status, 200, `POST /webhook/${hookPath}: ${res.status} ${await res.text()}`);
+			const execution = await until('a new execution', async () => (await rest.executions(workflow.id)).find((e) => !ctx.known.has(String(e.id))));
 			ctx.known.add(String(execution.id));
 			const run = await until('a kickoff', async () => (await crew.runs()).find((r) => !before.has(r.kickoffId)));
 			return { executionId: String(execution.id), kickoffId: run.kickoffId };
 		};
-		const summary = async (executionId) => (await rest.executions(workflowId)).find((e) => String(e.id) === executionId);
+		const summary = async (executionId) => {
+			for (const { id } of Object.values(workflows)) {
+				const found = (await rest.executions(id)).find((e) => String(e.id) === executionId);
+				if (found) return found;
+			}
+			return undefined;
+		};
 		const waiting = (executionId, timeoutMs = 20000) => until(`waiting`, async () => (await summary(executionId))?.status === 'waiting', timeoutMs);
 		const finished = async (executionId, timeoutMs = 30000) => {
 			const s = await until('finished', async () => {
@@ -120,9 +154,9 @@ async function suite({ major, report, root, packed }) {
 			const execution = await rest.execution(executionId);
 			return { status: s.status, data: decodeExecutionData(n8n, execution.data) };
 		};
-		const afterItems = (data) => {
-			const runs = data.resultData.runData[AFTER_NODE];
-			assert.ok(runs, `the After node did not run (ran: ${Object.keys(data.resultData.runData).join(', ')})`);
+		const afterItems = (data, node = AFTER_NODE) => {
+			const runs = data.resultData.runData[node];
+			assert.ok(runs, `the ${node} node did not run (ran: ${Object.keys(data.resultData.runData).join(', ')})`);
 			return runs[0].data.main[0].map((i) => i.json);
 		};
 		const streamCalls = async (kickoffId) => (await deliveries(crew)).filter((d) => d.kind === 'stream' && d.kickoffId === kickoffId);
@@ -190,6 +224,23 @@ async function suite({ major, report, root, packed }) {
 			const { status, data } = await finished(executionId);
 			assert.equal(status, 'success');
 			assert.equal(afterItems(data)[0].state, 'completed');
+		});
+
+		await check('On Error "Continue (using error output)": the failed crew\'s item leaves by the error output', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'fails', reference: { durationMs: 4000, outcome: 'failure', error: FAILURE } }, workflows.errorOutput);
+			await waiting(executionId);
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success');
+			assert.equal(data.resultData.runData[AFTER_NODE], undefined, 'nothing on the success output');
+			assert.equal(afterItems(data, 'Error Branch')[0].error, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
+		});
+
+		await check('On Error "Stop Workflow" (documented limit): the failed crew\'s error item goes on down the success output', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'fails', reference: { durationMs: 4000, outcome: 'failure', error: FAILURE } }, workflows.stopWorkflow);
+			await waiting(executionId);
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success', 'n8n lets no resumed node fail the execution');
+			assert.equal(afterItems(data)[0].error, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
 		});
 
 		await check('a 0.3 s crew with a 3 s first phase is answered by polling and never parked; its call gets 409', async () => {
