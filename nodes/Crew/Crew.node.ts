@@ -1,5 +1,12 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import * as answerFeedback from './actions/answerFeedback.operation';
 import * as getInputs from './actions/getInputs.operation';
@@ -9,8 +16,10 @@ import * as kickoff from './actions/kickoff.operation';
 import * as kickoffAndWait from './actions/kickoffAndWait.operation';
 import * as resume from './actions/resume.operation';
 import { route } from './actions/router';
+import * as waitByCallback from './actions/waitByCallback';
 import { testCallbackCredential } from './methods/callbackCredentialTest';
 import { getCrewInputs } from './methods/resourceMapping';
+import { nothingToRegister } from './webhookRegistration';
 
 export class Crew implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,6 +37,9 @@ export class Crew implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// Kickoff and Wait, Wait By: Callback parks the execution; the crew's call resumes it here.
+		webhooks: [waitByCallback.callbackWebhook],
+		waitingNodeTooltip: '=Waiting for the crew to call back',
 		credentials: [
 			// A feedback answer goes to the request's own URL, with no Crew API token.
 			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
@@ -132,5 +144,17 @@ export class Crew implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);
+	}
+
+	/**
+	 * The Crew node's one webhook is the resume URL of an execution waiting by
+	 * callback (a restart webhook): n8n makes one per waiting execution and
+	 * registers nothing on activation, and the crew service is handed the URL
+	 * with the kickoff. So there is nothing to register, look up or remove.
+	 */
+	webhookMethods = nothingToRegister;
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await waitByCallback.webhook.call(this);
 	}
 }

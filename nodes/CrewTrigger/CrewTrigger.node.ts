@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isPlainObject } from '../Crew/crewStatus';
+import { nothingToRegister } from '../Crew/webhookRegistration';
 import type { TriggerSecrets } from './callbackAuth';
 import { receiveCall } from './receiveCall';
 import type { TriggerEvent } from './receiveCall';
@@ -110,19 +111,7 @@ export class CrewTrigger implements INodeType {
 	 * is nothing to register, look up or remove: the webhook exists as soon as n8n
 	 * listens on its URL, and activation and deactivation succeed without a request.
 	 */
-	webhookMethods = {
-		default: {
-			async checkExists(): Promise<boolean> {
-				return true;
-			},
-			async create(): Promise<boolean> {
-				return true;
-			},
-			async delete(): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	webhookMethods = nothingToRegister;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const body = this.getBodyData();

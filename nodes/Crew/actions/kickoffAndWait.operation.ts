@@ -1,18 +1,19 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../concurrency';
 import { readCrewStatus } from '../crewStatus';
 import { createPollPolicy, MAX_POLL_INTERVAL_MS, statusReadTimeout } from '../pollPolicy';
 import { crewAnswerError } from '../transport/crewErrors';
 import { getCrewConnection, isPassingFailure, isSuccess, requestCrewStatus, retryAfterOf } from '../transport';
-import type { CrewConnection } from '../transport';
+import type { CrewConnection, CrewContext } from '../transport';
 import { waitForCompletion } from '../waitForCompletion';
 import type { RunningKickoff, StatusReading, WaitOutcome } from '../waitForCompletion';
 import { startingOptions } from './inputs.description';
 import { toItemError } from './itemError';
 import type { ItemOutcome, OperationTools } from './operationTools';
 import { readKickoffBody, startCrew } from './startCrew';
+import { waitByDescription, waitByOptions } from './waitBy.description';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 export const MAX_TIMEOUT_SECONDS = 86_400;
@@ -22,7 +23,9 @@ export const DEFAULT_MAX_CONCURRENT_KICKOFFS = 10;
 const MAX_CONCURRENT_STATUS_READS = 20;
 
 export const description: INodeProperties[] = [
+	waitByDescription,
 	startingOptions('kickoffAndWait', [
+		...waitByOptions,
 		{
 			displayName: 'Max Concurrent Kickoffs',
 			name: 'maxConcurrentKickoffs',
@@ -66,9 +69,9 @@ export function readWaitSettings(options: WaitOptions) {
 
 type KickoffResult = { kind: 'started'; kickoff: RunningKickoff } | { kind: 'error'; itemIndex: number; error: Error };
 
-function outcomeToItem(context: IExecuteFunctions, kickoff: RunningKickoff, outcome: WaitOutcome, timeoutMs: number): ItemOutcome {
+/** A crew's wait outcome as its item; Wait By: Callback maps its confirming read here too, so both modes give the same. */
+export function outcomeToItem(node: INode, kickoff: RunningKickoff, outcome: WaitOutcome, timeoutMs: number): ItemOutcome {
 	const { itemIndex, kickoffId } = kickoff;
-	const node = context.getNode();
 	switch (outcome.kind) {
 		case 'completed':
 		case 'paused':
@@ -105,7 +108,7 @@ function outcomeToItem(context: IExecuteFunctions, kickoff: RunningKickoff, outc
 	}
 }
 
-function statusReader(context: IExecuteFunctions, connection: CrewConnection, pollIntervalMs: number) {
+export function statusReader(context: CrewContext, connection: CrewConnection, pollIntervalMs: number) {
 	const timeoutMs = statusReadTimeout(pollIntervalMs);
 	return async (kickoff: RunningKickoff): Promise<StatusReading> => {
 		const answer = await requestCrewStatus(context, connection, kickoff.kickoffId, timeoutMs);
@@ -174,6 +177,6 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.
 	let position = 0;
 	return kickoffs.map((result) =>
-		result.kind === 'error' ? { error: result.error } : outcomeToItem(this, result.kickoff, waitOutcomes[position++], settings.timeoutMs),
+		result.kind === 'error' ? { error: result.error } : outcomeToItem(this.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs),
 	);
 }

@@ -8,7 +8,9 @@ import { toItemError } from './itemError';
 import * as kickoff from './kickoff.operation';
 import * as kickoffAndWait from './kickoffAndWait.operation';
 import * as resume from './resume.operation';
+import * as waitByCallback from './waitByCallback';
 import type { ItemOutcome, OperationTools } from './operationTools';
+import { errorOutputItem } from './outputItems';
 
 export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'answerFeedback';
 
@@ -50,32 +52,26 @@ async function runPerItem(context: IExecuteFunctions, itemCount: number, execute
 	return outcomes;
 }
 
-/** An error as an output item, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
-function errorItem(outcome: { error: Error; kickoffId?: string }): IDataObject {
-	const json: IDataObject = { error: outcome.error.message };
-	const { description } = outcome.error as { description?: unknown };
-	if (typeof description === 'string' && description !== '') json.description = description;
-	if (outcome.kickoffId !== undefined) json.kickoff_id = outcome.kickoffId;
-	return json;
-}
-
 /** Runs the chosen operation and gives exactly one output item per input item, paired and in order. */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
 	const tools = createTools(this);
-	const outcomes =
-		operation === 'kickoffAndWait'
-			? await kickoffAndWait.executeBatch.call(this, itemCount, tools)
-			: await runPerItem(this, itemCount, perItemOperations[operation], tools);
+	let outcomes: ItemOutcome[];
+	if (operation !== 'kickoffAndWait') {
+		outcomes = await runPerItem(this, itemCount, perItemOperations[operation], tools);
+	} else if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') {
+		outcomes = await waitByCallback.execute.call(this, itemCount, tools);
+	} else {
+		outcomes = await kickoffAndWait.executeBatch.call(this, itemCount, tools);
+	}
 
 	return [
 		outcomes.map((outcome, itemIndex) => {
 			if ('json' in outcome) return { json: outcome.json, pairedItem: { item: itemIndex } };
 			const error = toItemError(this.getNode(), outcome.error, itemIndex);
 			if (!this.continueOnFail()) throw error;
-			// n8n moves an item to the error output ("Continue (using error output)") by its `error`.
-			return { json: errorItem({ ...outcome, error }), error, pairedItem: { item: itemIndex } };
+			return errorOutputItem(this.getNode(), { ...outcome, error }, itemIndex);
 		}),
 	];
 }

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { parseRetryAfter } from '../pollPolicy';
 import { StatusRouteMemory } from './statusRoute';
@@ -9,7 +9,8 @@ export const CREDENTIAL_TYPE = 'crewApi';
 /** Long enough for a slow proxy, short enough that a hung connection does not hold a wait. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions;
+/** The webhook side is the confirming status read of Wait By: Callback. */
+export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 /** The service answered, with any status code. */
 export interface HttpAnswer {

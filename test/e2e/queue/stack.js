@@ -108,10 +108,12 @@ async function waitHttp200(url, proc, name, timeoutMs) {
  * @param {number} o.concurrency   each worker's --concurrency
  * @param {object[]} o.credentials in n8n's import format
  * @param {object[]} o.workflows   workflow objects to import and publish
+ * @param {object} [o.env]         more settings for every process (e.g. WEBHOOK_URL)
+ * @param {object} [o.mainEnv]     more settings for main only (e.g. a fixed N8N_PORT)
  * @param {(m:string)=>void} [o.log]
  * @param {(name:string, proc:object)=>void} [o.onProcess] told of every long-running process
  */
-async function startCluster({ major, root, packed, workers, concurrency, credentials, workflows, log = () => {}, onProcess = () => {} }) {
+async function startCluster({ major, root, packed, workers, concurrency, credentials, workflows, env = {}, mainEnv = {}, log = () => {}, onProcess = () => {} }) {
 	const layout = await ensureN8n(major, { log });
 	await ensureRedis({ log });
 	const redis = await startRedis({ dir: path.join(root, 'redis'), logFile: path.join(root, 'redis.log') });
@@ -128,6 +130,7 @@ async function startCluster({ major, root, packed, workers, concurrency, credent
 		DB_SQLITE_DATABASE: dbFile,
 		// A worker asked to shut down waits this long for running executions (default 30 s).
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
+		...env,
 	};
 	const main = new QueueN8n(layout, path.join(root, 'main'), shared, 'main');
 	const workerNodes = Array.from({ length: workers }, (_, i) => new QueueN8n(layout, path.join(root, `worker-${i + 1}`), shared, `worker-${i + 1}`));
@@ -142,7 +145,7 @@ async function startCluster({ major, root, packed, workers, concurrency, credent
 
 	const t0 = Date.now();
 	const [mainServer, ...workerServers] = await Promise.all([
-		main.start().then((s) => (onProcess('n8n main', s.proc), s)),
+		main.start({ env: mainEnv }).then((s) => (onProcess('n8n main', s.proc), s)),
 		...workerNodes.map((w) => w.startWorker({ concurrency }).then((s) => (onProcess(`n8n ${w.role}`, s.proc), s))),
 	]);
 	log(`main ${mainServer.url} (pid ${mainServer.proc.pid}); ${workerServers.map((s, i) => `worker-${i + 1} pid ${s.proc.pid}`).join(', ')}; ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -154,7 +157,7 @@ async function startCluster({ major, root, packed, workers, concurrency, credent
 	}
 	log(`webhooks registered ${((Date.now() - t0) / 1000).toFixed(1)} s after the start`);
 	const rest = await ownerSession(mainServer.url);
-	return { layout, redis, main, workers: workerNodes, rest, dbFile };
+	return { layout, redis, main, workers: workerNodes, rest, dbFile, mainEnv };
 }
 
 /**

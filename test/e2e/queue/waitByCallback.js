@@ -1,0 +1,248 @@
+#!/usr/bin/env node
+'use strict';
+// Wait By: Callback against polling in n8n QUEUE MODE, measured in one run: Redis, an n8n main
+// and 2 workers with concurrency 1 (so 2 slots), the reference crew service, and two published
+// webhook workflows: workflows/queue-webhook-kickoff-and-wait.json (polling, at the default
+// 2 s interval) and workflows/wait-callback/queue-wait-by-callback.json (Wait By: Callback).
+//
+//   node test/e2e/queue/waitByCallback.js [--calls 8] [--duration 20000] [--keep]
+//
+//   --calls N      webhook-triggered executions per mode, one crew each (default 8)
+//   --duration MS  each crew's duration (default 20000)
+//   --keep         keep the temporary folder (user folders, one log per process)
+//
+// Prints, for the same crews: the polling wall (ideal ceil(N/2) × D: each execution holds a
+// slot while it polls) and the callback wall (ideal about D: the executions are parked, no slot
+// held), the worker slots held while the callback executions wait (Bull's active jobs in Redis,
+// sampled), and the detection delay (the crew's end or call → the execution's stoppedAt),
+// median and max, per mode. Then the restart check: executions waiting by callback, main and
+// workers stopped and started again, the crews' calls after the restart still complete them.
+// Ends with "N passed, N failed"; exits 1 when anything failed.
+
+const { printHeaderAndExit } = require('../lib/cli');
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const procs = require('../lib/procs');
+const pkg = require('../lib/pkg');
+const { startCrewService } = require('../lib/crew');
+const { credentialsFor, WORKFLOWS_DIR } = require('../lib/fixtures');
+const { freePort } = require('../lib/n8n');
+const { createReport, secs, say } = require('../lib/report');
+const { startCluster, activeJobs } = require('./stack');
+const { decoderFor, readExecution, nodeItems } = require('./executions');
+
+const POLLING_FILE = path.join(WORKFLOWS_DIR, 'queue-webhook-kickoff-and-wait.json');
+const CALLBACK_FILE = path.join(WORKFLOWS_DIR, 'wait-callback', 'queue-wait-by-callback.json');
+const CREW_NODE = 'Kickoff and Wait';
+const WORKERS = 2;
+const CONCURRENCY = 1;
+// Longer than main and workers need to stop and start again on this machine.
+const RESTART_CREW_MS = 90000;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const rand = () => crypto.randomBytes(4).toString('hex');
+const median = (list) => {
+	const s = [...list].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function parse() {
+	const { values } = parseArgs({ options: { calls: { type: 'string' }, duration: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	if (values.help) printHeaderAndExit(__filename);
+	const int = (v, d) => (v === undefined ? d : Number(v));
+	return { calls: int(values.calls, 8), durationMs: int(values.duration, 20000), keep: Boolean(values.keep) };
+}
+
+async function until(what, fn, timeoutMs, everyMs = 250) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const v = await fn();
+		if (v) return v;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(everyMs);
+	}
+}
+
+async function post(url, body) {
+	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(600000) });
+	const text = await res.text();
+	return { status: res.status, text, endedAt: Date.now() };
+}
+
+async function main() {
+	const opts = parse();
+	procs.installExitHandlers();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-queue-callback-'));
+	const report = createReport();
+	const check = (name, fn) => report.check('queue, wait by callback', name, fn);
+	const figures = [];
+	let crew;
+	let cluster;
+	try {
+		const polling = JSON.parse(fs.readFileSync(POLLING_FILE, 'utf8'));
+		const callback = JSON.parse(fs.readFileSync(CALLBACK_FILE, 'utf8'));
+		const up = await check(`queue mode up: redis, main + ${WORKERS} workers (concurrency ${CONCURRENCY}), both workflows published`, async () => {
+			const packed = await pkg.pack(path.join(root, 'pack'));
+			crew = await startCrewService({ logFile: path.join(root, 'crew-service.log') });
+			const port = await freePort();
+			const baseUrl = `http://127.0.0.1:${port}`;
+			cluster = await startCluster({
+				major: '2',
+				root,
+				packed,
+				workers: WORKERS,
+				concurrency: CONCURRENCY,
+				credentials: credentialsFor(crew.url, { organization: crew.tokens.organization, user: crew.tokens.user, wrong: `wrong-${rand()}` }),
+				workflows: [polling, callback],
+				// The resume URL a worker builds must point at main, which takes the crews' calls.
+				env: { WEBHOOK_URL: `${baseUrl}/` },
+				mainEnv: { N8N_PORT: String(port) },
+				log: (m) => say(`  ${m}`),
+			});
+			cluster.baseUrl = baseUrl;
+			cluster.decode = decoderFor(cluster.layout);
+		});
+		if (!up) return;
+		const { rest, decode, baseUrl, redis } = cluster;
+		const executions = async (workflowId) =>
+			(await rest.get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`)).results;
+		const runsTagged = async (prefix) => (await crew.runs()).filter((r) => r.meta && String(r.meta.tag).startsWith(prefix));
+		/** Bull's active jobs, sampled every 250 ms until stop() — the worker slots in use. */
+		const sampleSlots = () => {
+			const samples = [];
+			let on = true;
+			const loop = (async () => {
+				while (on) {
+					samples.push({ at: Date.now(), active: (await activeJobs(redis.port)).length });
+					await sleep(250);
+				}
+			})();
+			return { samples, stop: async () => ((on = false), await loop) };
+		};
+
+		await check(`polling: ${opts.calls} webhook executions × ${secs(opts.durationMs)} crews on ${WORKERS} slots`, async () => {
+			const tag = `poll-${rand()}`;
+			const slots = sampleSlots();
+			const t0 = Date.now();
+			const answers = await Promise.all(
+				Array.from({ length: opts.calls }, (_, i) =>
+					post(`${baseUrl}/webhook/${polling.nodes[0].parameters.path}`, {
+						crews: [{ tag: `${tag}-${i}`, inputs: { topic: `${tag} ${i}` }, reference: { durationMs: opts.durationMs } }],
+						pollInterval: 2,
+						timeout: 600,
+					}),
+				),
+			);
+			const wallMs = Math.max(...answers.map((a) => a.endedAt)) - t0;
+			await slots.stop();
+			answers.forEach((a, i) => assert.equal(a.status, 200, `call ${i}: ${a.status} ${a.text.slice(0, 200)}`));
+			const runs = await runsTagged(tag);
+			const byExecution = new Map((await executions(polling.id)).map((e) => [String(e.id), e]));
+			const delays = runs.map((r) => Date.parse(byExecution.get(String(r.meta.executionId)).stoppedAt) - r.completesAt);
+			const held = Math.max(...slots.samples.map((s) => s.active));
+			figures.push({ mode: 'polling', wallMs, idealMs: Math.ceil(opts.calls / WORKERS) * opts.durationMs, held, delays });
+			say(`    POLLING: wall ${secs(wallMs)} (ideal ceil(${opts.calls}/${WORKERS}) × ${secs(opts.durationMs)}); worker slots held at most ${held}; detection (crew end → execution end) median ${median(delays)} ms, max ${Math.max(...delays)} ms`);
+		});
+
+		await check(`callback: the same ${opts.calls} crews all wait at once, no worker slot held while waiting, each ends with its own record`, async () => {
+			const tag = `cb-${rand()}`;
+			const before = new Set((await executions(callback.id)).map((e) => String(e.id)));
+			const slots = sampleSlots();
+			const t0 = Date.now();
+			const answers = await Promise.all(
+				Array.from({ length: opts.calls }, (_, i) =>
+					post(`${baseUrl}/webhook/${callback.nodes[0].parameters.path}`, { topic: `${tag} ${i}`, tag: `${tag}-${i}`, reference: { durationMs: opts.durationMs } }),
+				),
+			);
+			answers.forEach((a, i) => assert.equal(a.status, 200, `call ${i}: ${a.status} ${a.text.slice(0, 200)}`));
+			const mine = async () => (await executions(callback.id)).filter((e) => !before.has(String(e.id)));
+			const allWaitingAt = await until(`${opts.calls} executions waiting`, async () => {
+				const list = await mine();
+				return list.length === opts.calls && list.every((e) => e.status === 'waiting') && Date.now();
+			}, opts.durationMs * 2);
+			const done = await until('every execution finished', async () => {
+				const list = await mine();
+				return list.length === opts.calls && list.every((e) => !['new', 'running', 'waiting'].includes(e.status)) && list;
+			}, opts.durationMs * 4);
+			await slots.stop();
+			const wallMs = Math.max(...done.map((e) => Date.parse(e.stoppedAt))) - t0;
+			const runs = await runsTagged(tag);
+			const calls = (await (await fetch(`${crew.url}/_reference/webhooks`)).json()).filter((d) => d.kind === 'stream');
+			const callAt = new Map(calls.map((d) => [d.kickoffId, d.at]));
+			const byExecution = new Map(done.map((e) => [String(e.id), e]));
+			for (const r of runs) {
+				const e = byExecution.get(String(r.meta.executionId));
+				assert.ok(e, `no execution for kickoff ${r.kickoffId}`);
+				assert.equal(e.status, 'success', `execution ${e.id}: ${e.status}`);
+				const [item] = nodeItems(await readExecution(rest, decode, e.id), CREW_NODE);
+				assert.equal(item.json.kickoff_id, r.kickoffId, `execution ${e.id}: another crew's record`);
+				assert.equal(item.json.state, 'completed');
+			}
+			const delays = runs.map((r) => Date.parse(byExecution.get(String(r.meta.executionId)).stoppedAt) - callAt.get(r.kickoffId));
+			// While every execution waited and before the first crew's call: what the workers held.
+			const firstCall = Math.min(...runs.map((r) => callAt.get(r.kickoffId)));
+			const waitingSamples = slots.samples.filter((s) => s.at >= allWaitingAt && s.at < firstCall);
+			assert.ok(waitingSamples.length > 0, 'no slot sample while every execution waited');
+			const held = Math.max(...waitingSamples.map((s) => s.active));
+			figures.push({ mode: 'callback', wallMs, idealMs: opts.durationMs, held, delays });
+			say(`    CALLBACK: wall ${secs(wallMs)} (ideal about ${secs(opts.durationMs)}); all ${opts.calls} waiting ${secs(allWaitingAt - t0)} after the calls; worker slots held while waiting ${held} (${waitingSamples.length} samples); detection (crew's call → execution end) median ${median(delays)} ms, max ${Math.max(...delays)} ms`);
+			assert.equal(held, 0, 'worker slots held while the executions wait');
+			assert.equal(runs.length, opts.calls);
+		});
+
+		await check('an n8n restart (main and workers) while executions wait by callback: the crews\' calls after it still complete them', async () => {
+			const tag = `restart-${rand()}`;
+			const before = new Set((await executions(callback.id)).map((e) => String(e.id)));
+			for (let i = 0; i < 2; i++) {
+				const a = await post(`${baseUrl}/webhook/${callback.nodes[0].parameters.path}`, { topic: `${tag} ${i}`, tag: `${tag}-${i}`, reference: { durationMs: RESTART_CREW_MS } });
+				assert.equal(a.status, 200);
+			}
+			const mine = async () => (await executions(callback.id)).filter((e) => !before.has(String(e.id)));
+			await until('2 executions waiting', async () => {
+				const list = await mine();
+				return list.length === 2 && list.every((e) => e.status === 'waiting');
+			}, 60000);
+			const t0 = Date.now();
+			await Promise.all([cluster.main.stop(), ...cluster.workers.map((w) => w.stop())]);
+			const stoppedAt = Date.now();
+			await Promise.all([cluster.main.start({ env: cluster.mainEnv }), ...cluster.workers.map((w) => w.startWorker({ concurrency: CONCURRENCY }))]);
+			say(`    stopped in ${secs(stoppedAt - t0)}, up again ${secs(Date.now() - stoppedAt)} later`);
+			const runs = await runsTagged(tag);
+			assert.ok(runs.every((r) => r.completesAt > Date.now()), 'a crew ended before n8n was back: raise RESTART_CREW_MS');
+			// The owner's session cookie outlives the restart (signed with the instance's key).
+			const restAfter = rest;
+			const done = await until('both finished', async () => {
+				const list = (await restAfter.get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: callback.id }))}&limit=100`)).results.filter((e) => !before.has(String(e.id)));
+				return list.every((e) => !['new', 'running', 'waiting'].includes(e.status)) && list;
+			}, RESTART_CREW_MS + 60000, 1000);
+			for (const e of done) {
+				assert.equal(e.status, 'success', `execution ${e.id}: ${e.status}`);
+				const [item] = nodeItems(await readExecution(restAfter, decode, e.id), CREW_NODE);
+				assert.equal(item.json.state, 'completed');
+			}
+			const calls = (await (await fetch(`${crew.url}/_reference/webhooks`)).json()).filter((d) => runs.some((r) => r.kickoffId === d.kickoffId));
+			assert.deepEqual(calls.map((d) => d.status), [200, 200], 'one call per crew, answered 200 after the restart');
+		});
+	} finally {
+		await procs.stopAll();
+		if (figures.length) {
+			say('# figures');
+			for (const f of figures) {
+				say(`#   ${f.mode}: ${opts.calls} × ${secs(opts.durationMs)} on ${WORKERS}×${CONCURRENCY} slots: wall ${secs(f.wallMs)} (ideal ${secs(f.idealMs)}); slots held while waiting ${f.held}; detection median ${median(f.delays)} ms, max ${Math.max(...f.delays)} ms`);
+			}
+		}
+		if (opts.keep) say(`kept ${root}`);
+		else fs.rmSync(root, { recursive: true, force: true });
+		process.exitCode = report.finish();
+	}
+}
+
+main().catch((err) => {
+	console.error(err);
+	procs.stopAll().finally(() => process.exit(1));
+});

@@ -1,0 +1,308 @@
+#!/usr/bin/env node
+'use strict';
+// Kickoff and Wait, Wait By: Callback, in a real n8n: the Crew node kicks off with the
+// execution's resume URL as the crew's event stream, n8n saves the execution as waiting,
+// the reference crew service calls the URL when the crew ends, and the same workflow
+// goes on with the normalized record.
+//
+//   node test/e2e/waitByCallback.js [--n8n 2|1|1,2|all] [--keep]
+//
+//   --n8n   which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2. Run one
+//           major at a time on a shared machine: the timeout check alone takes up to ~2 min.
+//   --keep  keep the temporary folder (user folder, n8n logs) and print its path
+//
+// Per major: `n8n start` with workflows/wait-callback/wait-by-callback.json published
+// (Webhook → Kickoff and Wait by callback, On Error: continue → After), and these checks:
+//   a crew of 6 s: the execution is waiting, the service's call is answered 200, the
+//     execution ends with the normalized record on the After node;
+//   a failing crew: the same error item as polling (On Error: continue);
+//   forged calls while waiting (no ?signature= on 2.x: n8n's 401; a wrong bearer token
+//     with the right URL: the node's 401) leave it waiting; the crew's own call completes it;
+//   copies of the workflow with On Error "Continue (using error output)" (a failed crew's
+//     item leaves by the error output) and "Stop Workflow" (the documented limit: the
+//     error item goes down the success output and the execution succeeds);
+//   a crew of 0.3 s with a 3 s first phase: answered by polling, never parked (its late
+//     call gets n8n's 409);
+//   a crew that never calls within the 5 s timeout: n8n's WaitTracker (polls every 60 s)
+//     resumes it with the timeout item, naming the kickoff id.
+// Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
+
+const { printHeaderAndExit, parseMajors } = require('./lib/cli');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const procs = require('./lib/procs');
+const pkg = require('./lib/pkg');
+const { prepare } = require('./lib/stack');
+const { freePort } = require('./lib/n8n');
+const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { versionInfo } = require('./lib/install');
+const { createReport, say } = require('./lib/report');
+const { restClient, decodeExecutionData } = require('./callback');
+
+const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'wait-callback', 'wait-by-callback.json');
+const WEBHOOK_PATH = 'crewai-wait-by-callback';
+const CREW_NODE = 'Kickoff and Wait';
+const AFTER_NODE = 'After';
+const FAILURE = 'Task execution failed: the writer agent crashed';
+// The WaitTracker looks every 60 s for executions due within 70 s.
+const TIMEOUT_RESUME_MS = 150000;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The workflow, and copies of it that differ only in the Crew node's On Error: "Continue
+ * (using error output)" (its error output to an "Error Branch" node) and "Stop Workflow".
+ */
+function loadVariants() {
+	const base = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+	const variant = (key, onError, suffix) => {
+		const wf = JSON.parse(JSON.stringify(base));
+		wf.id = `${base.id.slice(0, -2)}${suffix}`;
+		wf.name = `${base.name} (On Error: ${key})`;
+		const [hook, crewNode] = wf.nodes;
+		hook.parameters.path = `${WEBHOOK_PATH}-${key}`;
+		hook.webhookId = `${hook.webhookId.slice(0, -2)}${suffix}`;
+		for (const n of wf.nodes) n.id = `${n.id.slice(0, -2)}${suffix}`;
+		if (onError) crewNode.onError = onError;
+		else delete crewNode.onError;
+		return wf;
+	};
+	const errorOutput = variant('error-output', 'continueErrorOutput', 'e1');
+	errorOutput.nodes.push({ id: 'a1b2c3d4-0004-4e2e-8c11-7761697463e1', parameters: {}, name: 'Error Branch', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 200] });
+	errorOutput.connections[CREW_NODE].main.push([{ node: 'Error Branch', type: 'main', index: 0 }]);
+	return { waitByCallback: base, errorOutput, stopWorkflow: variant('stop', undefined, 's1') };
+}
+
+async function until(what, fn, timeoutMs = 30000, everyMs = 250) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await fn();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`not ${what} within ${timeoutMs} ms`);
+		await sleep(everyMs);
+	}
+}
+
+async function deliveries(crew) {
+	const res = await fetch(`${crew.url}/_reference/webhooks`);
+	return res.json();
+}
+
+async function suite({ major, report, root, packed }) {
+	let stack;
+	let rest;
+	const label = `wait by callback, n8n ${versionInfo(major).version}`;
+	const check = (name, fn) => report.check(label, name, fn);
+	const ctx = { known: new Set() };
+	try {
+		const ready = await check('n8n start with the Wait By: Callback workflow published', async () => {
+			const port = await freePort();
+			ctx.baseUrl = `http://127.0.0.1:${port}`;
+			stack = await prepare({
+				major,
+				root,
+				packed,
+				log: (m) => say(`  ${m}`),
+				editWorkflows: (workflows) => {
+					for (const k of Object.keys(workflows)) delete workflows[k];
+					Object.assign(workflows, loadVariants());
+				},
+			});
+			for (const { id } of Object.values(stack.workflows)) {
+				await stack.n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
+			}
+			// The resume URL n8n builds ($execution.resumeUrl) starts with WEBHOOK_URL.
+			await stack.n8n.start({ env: { N8N_PORT: String(port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
+			await stack.n8n.setupOwner();
+			rest = await restClient(ctx.baseUrl);
+		});
+		if (!ready) return;
+		const { n8n, crew, workflows } = stack;
+
+		/** POSTs to the workflow's webhook and returns the new execution's id and its kickoff. */
+		const start = async (body, workflow = workflows.waitByCallback) => {
+			const before = new Set((await crew.runs()).map((r) => r.kickoffId));
+			const hookPath = workflow.nodes[0].parameters.path;
+			const res = await fetch(`${ctx.baseUrl}/webhook/${hookPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			assert.equal(res.status, 200, `POST /webhook/${hookPath}: ${res.status} ${await res.text()}`);
+			const execution = await until('a new execution', async () => (await rest.executions(workflow.id)).find((e) => !ctx.known.has(String(e.id))));
+			ctx.known.add(String(execution.id));
+			const run = await until('a kickoff', async () => (await crew.runs()).find((r) => !before.has(r.kickoffId)));
+			return { executionId: String(execution.id), kickoffId: run.kickoffId };
+		};
+		const summary = async (executionId) => {
+			for (const { id } of Object.values(workflows)) {
+				const found = (await rest.executions(id)).find((e) => String(e.id) === executionId);
+				if (found) return found;
+			}
+			return undefined;
+		};
+		const waiting = (executionId, timeoutMs = 20000) => until(`waiting`, async () => (await summary(executionId))?.status === 'waiting', timeoutMs);
+		const finished = async (executionId, timeoutMs = 30000) => {
+			const s = await until('finished', async () => {
+				const e = await summary(executionId);
+				return e && !['new', 'running', 'waiting'].includes(e.status) && e;
+			}, timeoutMs, 500);
+			const execution = await rest.execution(executionId);
+			return { status: s.status, data: decodeExecutionData(n8n, execution.data) };
+		};
+		const afterItems = (data, node = AFTER_NODE) => {
+			const runs = data.resultData.runData[node];
+			assert.ok(runs, `the ${node} node did not run (ran: ${Object.keys(data.resultData.runData).join(', ')})`);
+			return runs[0].data.main[0].map((i) => i.json);
+		};
+		const streamCalls = async (kickoffId) => (await deliveries(crew)).filter((d) => d.kind === 'stream' && d.kickoffId === kickoffId);
+
+		// Started first: its resume comes from the WaitTracker, up to ~2 min later.
+		let timedOut;
+		await check('a crew that outlives the 5 s timeout: the execution waits', async () => {
+			timedOut = await start({ topic: 'slow', reference: { durationMs: 600000 }, timeout: 5 });
+			await waiting(timedOut.executionId);
+		});
+
+		await check('a 6 s crew: the execution is waiting, the crew\'s call (the resume URL as given) is answered 200, the same workflow gets the normalized record', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'callback', reference: { durationMs: 6000 } });
+			await waiting(executionId);
+			const [call] = await until('called back', async () => {
+				const calls = await streamCalls(kickoffId);
+				return calls.some((c) => c.status !== null || c.error) && calls;
+			}, 30000);
+			assert.equal(call.status, 200, `the call got ${call.status} ${call.error || ''}`);
+			assert.match(call.url, new RegExp(`/webhook-waiting/${executionId}${major === '2' ? '\\?signature=[0-9a-f]{64}$' : '$'}`));
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success');
+			const [item] = afterItems(data);
+			assert.equal(item.kickoff_id, kickoffId);
+			assert.equal(item.state, 'completed');
+			assert.equal(item.result, 'Crew finished: topic=callback');
+			assert.equal(item.error, null);
+			assert.equal((await streamCalls(kickoffId)).length, 1, 'one call');
+		});
+
+		await check('a failing crew: the error item polling gives (On Error: continue), with the kickoff id', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'fails', reference: { durationMs: 5000, outcome: 'failure', error: FAILURE } });
+			await waiting(executionId);
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success');
+			const [item] = afterItems(data);
+			assert.equal(item.error, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
+		});
+
+		await check('forged calls leave the execution waiting; the crew\'s own call then completes it', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'forged', reference: { durationMs: 9000 } });
+			await waiting(executionId);
+			const stored = decodeExecutionData(n8n, (await rest.execution(executionId)).data);
+			const bare = `${ctx.baseUrl}/webhook-waiting/${executionId}`;
+			const forge = async (url, authorization, executionIdInBody) => {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+					body: JSON.stringify({ events: [{ id: 'x', execution_id: executionIdInBody, type: 'crew_kickoff_completed', data: {} }] }),
+				});
+				return `${res.status} ${(await res.text()).slice(0, 80)}`;
+			};
+			const noSignature = await forge(bare, 'Bearer guessed', kickoffId);
+			if (major === '2') {
+				assert.match(noSignature, /^401 .*Invalid token/, 'n8n 2.x checks ?signature= itself');
+				assert.match(String(stored.resumeToken), /^[0-9a-f]{64}$/);
+				const signed = `${bare}?signature=${stored.resumeToken}`;
+				assert.match(await forge(signed, 'Bearer guessed', 'another-kickoff'), /^401 .*invalid callback token/);
+				assert.match(await forge(signed, undefined, kickoffId), /^401 .*invalid callback token/);
+			} else {
+				// 1.x: no signature; the node's bearer check is what refuses it.
+				assert.match(noSignature, /^401 .*invalid callback token/);
+			}
+			assert.equal((await summary(executionId)).status, 'waiting', 'still waiting after the forged calls');
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success');
+			assert.equal(afterItems(data)[0].state, 'completed');
+		});
+
+		await check('On Error "Continue (using error output)": the failed crew\'s item leaves by the error output', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'fails', reference: { durationMs: 4000, outcome: 'failure', error: FAILURE } }, workflows.errorOutput);
+			await waiting(executionId);
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success');
+			assert.equal(data.resultData.runData[AFTER_NODE], undefined, 'nothing on the success output');
+			assert.equal(afterItems(data, 'Error Branch')[0].error, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
+		});
+
+		await check('On Error "Stop Workflow" (documented limit): the failed crew\'s error item goes on down the success output', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'fails', reference: { durationMs: 4000, outcome: 'failure', error: FAILURE } }, workflows.stopWorkflow);
+			await waiting(executionId);
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success', 'n8n lets no resumed node fail the execution');
+			assert.equal(afterItems(data)[0].error, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
+		});
+
+		await check('a 0.3 s crew with a 3 s first phase is answered by polling and never parked; its call gets 409', async () => {
+			const { executionId, kickoffId } = await start({ topic: 'quick', reference: { durationMs: 300 }, firstPhase: 3 });
+			const { status, data } = await finished(executionId);
+			assert.equal(status, 'success');
+			assert.equal(afterItems(data)[0].state, 'completed');
+			assert.equal(data.waitTill ?? data.resultData.waitTill, undefined);
+			const [call] = await streamCalls(kickoffId);
+			assert.ok(call, 'the crew called back');
+			assert.equal(call.status, 409, `the late call got ${call.status}`);
+		});
+
+		await check('the timed-out execution resumes with the timeout item naming the kickoff id, and the crew is not stopped', async () => {
+			assert.ok(timedOut, 'no timed-out execution');
+			const { status, data } = await finished(timedOut.executionId, TIMEOUT_RESUME_MS);
+			assert.equal(status, 'success');
+			const [item] = afterItems(data);
+			assert.equal(item.error, `The crew did not call back within 5 seconds (kickoff ID ${timedOut.kickoffId})`);
+			assert.equal(JSON.stringify(item).includes('callback_token'), false, `n8n normalized the error item: ${JSON.stringify(item)}`);
+			const run = (await crew.runs()).find((r) => r.kickoffId === timedOut.kickoffId);
+			assert.ok(run, 'the service still has the run');
+			assert.equal(run.completesAt === null || run.completesAt > Date.now(), true, 'the crew was not stopped');
+		});
+	} finally {
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+		}
+	}
+}
+
+function parse() {
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	if (values.help) printHeaderAndExit(__filename);
+	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
+}
+
+async function main() {
+	const opts = parse();
+	procs.installExitHandlers();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-wait-callback-'));
+	const report = createReport();
+	try {
+		const packed = await pkg.pack(path.join(root, 'pack'));
+		for (const major of opts.majors) {
+			say(`# wait by callback, n8n ${major}.x`);
+			await suite({ major, report, root: path.join(root, `wait-${major}`), packed });
+		}
+	} finally {
+		await procs.stopAll();
+		if (opts.keep) say(`kept ${root}`);
+		else fs.rmSync(root, { recursive: true, force: true });
+	}
+	process.exitCode = report.finish();
+}
+
+module.exports = { waitByCallbackSuite: suite };
+
+if (require.main === module) {
+	main().catch((err) => {
+		console.error(err);
+		procs.stopAll().finally(() => process.exit(1));
+	});
+}
