@@ -13,8 +13,8 @@ import { createPollPolicy } from '../nodes/Crew/pollPolicy';
 import { waitForCompletion } from '../nodes/Crew/waitForCompletion';
 import { startCrewService } from '../test/crew-service';
 import type { CrewService, Run } from '../test/crew-service';
-import { items, runCrewNode } from '../test/helpers/executeFunctions';
-import type { Credentials } from '../test/helpers/executeFunctions';
+import { items, runCrewNode } from '../test/helpers/crewWorkflow';
+import type { Credentials } from '../test/helpers/crewWorkflow';
 
 const DURATION_MS = 2_000;
 const POLL_INTERVAL_S = 0.5;

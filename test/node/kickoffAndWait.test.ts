@@ -1,5 +1,5 @@
 import { useCrewService } from '../helpers/crewService';
-import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
+import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 
@@ -56,7 +56,8 @@ describe('Kickoff and Wait', () => {
 		});
 		const failedRun = crew.service.runs.find((run) => run.inputs.topic === 'fail');
 		expect(output.map((item) => item.json.state ?? 'error')).toEqual(['completed', 'error', 'error', 'completed']);
-		expect(output[1].json).toMatchObject({ error: expect.stringContaining('boom'), kickoff_id: failedRun?.kickoffId });
+		// n8n-core keeps only `error` in an error item's json: the kickoff ID survives in the message.
+		expect(output[1].json).toEqual({ error: `The crew failed (kickoff ID ${failedRun?.kickoffId}): boom` });
 		expect(output[2].json.error).toMatch(/not valid JSON/);
 		// n8n's "Continue (using error output)" routes items by this field.
 		expect(output.map((item) => item.error?.constructor.name)).toEqual([undefined, 'NodeOperationError', 'NodeOperationError', undefined]);
