@@ -139,17 +139,27 @@ function storedError(run: IRun): (Error & IDataObject) | undefined {
 	return stored ? (Object.assign(new Error(stored.message), stored) as unknown as Error & IDataObject) : undefined;
 }
 
-/** Runs the workflow; resolves with the Crew node's outputs, or rejects with the error n8n stored. */
-export async function runCrewNode(options: CrewRunOptions): Promise<CrewRun> {
+export interface CrewWorkflowRun extends CrewRun {
+	/** The error n8n stored for the execution, if it failed. */
+	error?: Error & IDataObject;
+}
+
+/** Runs the workflow and gives everything it left, after checking all of it for the token. */
+export async function runCrewWorkflow(options: CrewRunOptions): Promise<CrewWorkflowRun> {
 	const items = options.items ?? [{ json: {} }];
 	const { run, record } = await runWorkflow(crewWorkflow(options, items.length), triggerNode, items, options.cancelSignal);
 	const { token } = options.credentials;
 	assertTokenHidden(token, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
 	assertTokenHidden(token, 'logs', record.logs.join('\n'));
-	const error = storedError(run);
+	const outputs = (run.data.resultData.runData[CREW_NODE_NAME]?.[0]?.data?.main ?? []).map((output) => output ?? []);
+	return { output: outputs[0] ?? [], outputs, record, run, error: storedError(run) };
+}
+
+/** Runs the workflow; resolves with the Crew node's outputs, or rejects with the error n8n stored. */
+export async function runCrewNode(options: CrewRunOptions): Promise<CrewRun> {
+	const { error, ...result } = await runCrewWorkflow(options);
 	if (error) throw error;
-	const outputs = run.data.resultData.runData[CREW_NODE_NAME]?.[0]?.data?.main ?? [];
-	return { output: outputs[0] ?? [], outputs: outputs.map((output) => output ?? []), record, run };
+	return result;
 }
 
 /** Runs the workflow and returns the error n8n stored. Fails the test if there was none. */
