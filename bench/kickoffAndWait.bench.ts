@@ -1,6 +1,6 @@
 /**
  * Kickoff and Wait against the reference crew service over real HTTP on
- * loopback, through the same fake IExecuteFunctions as the tests. Every figure
+ * loopback, in a workflow run on n8n-core's engine as in the tests. Every figure
  * is measured in this run; ratios are against the ideal (one crew's duration)
  * and against a sequential baseline (kick off and wait item by item, as n8n's
  * other start-and-wait nodes do) measured here too.

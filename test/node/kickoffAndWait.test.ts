@@ -14,7 +14,7 @@ const topics = (count: number) => (itemIndex: number) => waitFor(`{"topic": "top
 
 describe('Kickoff and Wait', () => {
 	it.each(['contract', 'wild'] as const)('waits through several polls and gives the normalized record (%s shape)', async (recordShape) => {
-		crew.service.configure({ recordShape, durationMs: 500 });
+		crew.service.configure({ recordShape, durationMs: 800 });
 		const { output } = await runCrewNode({ parameters: waitFor('{"topic": "AI"}'), credentials: crew.credentials });
 		const [run] = crew.service.runs;
 		expect(output).toEqual([
@@ -23,7 +23,8 @@ describe('Kickoff and Wait', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
-		expect(run.statusRequests).toBeGreaterThanOrEqual(3);
+		// At least one read saw it running and one saw it finished; more depends on the machine's speed.
+		expect(run.statusRequests).toBeGreaterThanOrEqual(2);
 		expect(crew.service.count('kickoff', 'POST')).toBe(1);
 	});
 
