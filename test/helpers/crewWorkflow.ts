@@ -81,8 +81,9 @@ function mergeItemValues(values: unknown[]): unknown {
 		const keys = [...new Set(values.flatMap((value) => Object.keys(value)))];
 		return Object.fromEntries(keys.map((key) => [key, mergeItemValues(values.map((value) => value[key]))]));
 	}
-	// Indented, so no `}}` or `{{` of nested values can end or start the expression early.
-	return `={{ ${JSON.stringify(values.map((value) => value ?? null), null, 1)}[$itemIndex] }}` as NodeParameterValue;
+	// The values as a JSON text in a string literal whose braces are escaped, so no `{{` or `}}` in them can end the expression early.
+	const literal = JSON.stringify(JSON.stringify(values.map((value) => value ?? null))).replace(/[{}]/g, (brace) => `\\u${brace.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	return `={{ JSON.parse(${literal})[$itemIndex] }}` as NodeParameterValue;
 }
 
 function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError'>, parameters: INodeParameters): INode {

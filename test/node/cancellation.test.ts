@@ -8,7 +8,8 @@
 import { useCrewService } from '../helpers/crewService';
 import { runCrewWorkflow } from '../helpers/crewWorkflow';
 
-const mockSleep = { api: 'new' as 'old' | 'new', calls: 0 };
+/** Which sleep the node gets, how often it slept, and a hook run as each sleep begins. */
+const mockSleep = { api: 'new' as 'old' | 'new', calls: 0, onSleep: undefined as (() => void) | undefined };
 
 jest.mock('n8n-workflow', () => {
 	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
@@ -18,6 +19,7 @@ jest.mock('n8n-workflow', () => {
 		...actual,
 		sleep: async (ms: number, signal?: AbortSignal) => {
 			mockSleep.calls++;
+			mockSleep.onSleep?.();
 			return await (mockSleep.api === 'old' ? oldSleep(ms) : actual.sleep(ms, signal));
 		},
 	};
@@ -36,16 +38,20 @@ describe.each(['old', 'new'] as const)('stopping the execution with n8n-workflow
 	beforeEach(() => {
 		mockSleep.api = api;
 		mockSleep.calls = 0;
+		mockSleep.onSleep = undefined;
 	});
 
 	it('ends the wait in the middle of a sleep, naming the kickoff, and polls no more', async () => {
 		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
 		const controller = new AbortController();
-		const running = runCrewWorkflow({ parameters: waitLong, credentials: crew.credentials, cancelSignal: controller.signal });
-		while (crew.service.count('status') < 1) await new Promise((resolve) => setTimeout(resolve, 20));
-		const stoppedAt = Date.now();
-		controller.abort();
-		const { run, error } = await running;
+		let stoppedAt = 0;
+		// The stop comes as the node falls asleep after its first status read, never during a request.
+		mockSleep.onSleep = () => {
+			if (crew.service.count('status') < 1 || controller.signal.aborted) return;
+			stoppedAt = Date.now();
+			controller.abort();
+		};
+		const { run, error } = await runCrewWorkflow({ parameters: waitLong, credentials: crew.credentials, cancelSignal: controller.signal });
 		expect(error?.message).toBe(`The execution was stopped while waiting for the crew (kickoff ID ${crew.service.runs[0].kickoffId})`);
 		expect(Date.now() - stoppedAt).toBeLessThan((POLL_INTERVAL_S * 1000) / 2);
 		// Pinned as n8n-core has it: a node error after a stop makes the execution 'error', not 'canceled'
