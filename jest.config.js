@@ -8,4 +8,8 @@ module.exports = {
 		'^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	testTimeout: 20000,
+	// Jest would use one worker on two cores. The node tests mostly wait for crews on the loopback
+	// service, while each file loads n8n-core (about a thousand modules) for itself; two workers
+	// overlap the one with the other.
+	maxWorkers: 2,
 };

@@ -1,6 +1,6 @@
 /**
  * Kickoff and Wait against the reference crew service over real HTTP on
- * loopback, through the same fake IExecuteFunctions as the tests. Every figure
+ * loopback, in a workflow run on n8n-core's engine as in the tests. Every figure
  * is measured in this run; ratios are against the ideal (one crew's duration)
  * and against a sequential baseline (kick off and wait item by item, as n8n's
  * other start-and-wait nodes do) measured here too.
@@ -13,8 +13,8 @@ import { createPollPolicy } from '../nodes/Crew/pollPolicy';
 import { waitForCompletion } from '../nodes/Crew/waitForCompletion';
 import { startCrewService } from '../test/crew-service';
 import type { CrewService, Run } from '../test/crew-service';
-import { items, runCrewNode } from '../test/helpers/executeFunctions';
-import type { Credentials } from '../test/helpers/executeFunctions';
+import { items, runCrewNode } from '../test/helpers/crewWorkflow';
+import type { Credentials } from '../test/helpers/crewWorkflow';
 
 const DURATION_MS = 2_000;
 const POLL_INTERVAL_S = 0.5;

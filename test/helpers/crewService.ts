@@ -1,7 +1,7 @@
 import { startCrewService } from '../crew-service';
 import type { CrewService, CrewServiceOptions } from '../crew-service';
 
-import type { Credentials } from './executeFunctions';
+import type { Credentials } from './crewCredentialsHelper';
 
 /** Distinctive tokens, so a search of any output for them means a leak. */
 export const ORGANIZATION_TOKEN = 'org-tok-DISTINCTIVE-5f2c9a71e4';

@@ -1,5 +1,5 @@
 import { useCrewService } from '../helpers/crewService';
-import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
+import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 const parameters = { operation: 'getInputs' };

@@ -1,6 +1,6 @@
 import { useCrewService } from '../helpers/crewService';
-import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
-import type { Credentials } from '../helpers/executeFunctions';
+import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
+import type { Credentials } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 

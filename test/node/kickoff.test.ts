@@ -1,5 +1,5 @@
 import { useCrewService } from '../helpers/crewService';
-import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
+import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 
@@ -97,14 +97,16 @@ describe('Kickoff', () => {
 		expect(crew.service.runs).toHaveLength(1);
 	});
 
-	it('gives the failing item an error output and starts the others with Continue On Fail', async () => {
+	it('gives the failing item an error item and starts the others with Continue On Fail', async () => {
 		const { output } = await runCrewNode({
 			parameters: (itemIndex) => jsonKickoff(itemIndex === 1 ? 'not json' : '{"topic": "AI"}'),
 			credentials: crew.credentials,
 			items: items(3),
 			continueOnFail: true,
 		});
-		expect(output.map((item) => Object.keys(item.json))).toEqual([['kickoff_id'], ['error', 'description'], ['kickoff_id']]);
+		// n8n-core keeps only the message in an error item's json; the node's error, description and all, stays on the item.
+		expect(output.map((item) => Object.keys(item.json))).toEqual([['kickoff_id'], ['error'], ['kickoff_id']]);
+		expect(output[1].error).toMatchObject({ message: expect.stringMatching(/not valid JSON/), context: { itemIndex: 1 } });
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(crew.service.runs).toHaveLength(2);
 	});

@@ -1,5 +1,5 @@
 import { useCrewService } from '../helpers/crewService';
-import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
+import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 
@@ -14,7 +14,7 @@ const topics = (itemIndex: number) => waitFor(`{"topic": "topic ${itemIndex}"}`)
 
 describe('Kickoff and Wait', () => {
 	it.each(['contract', 'wild'] as const)('waits through several polls and gives the normalized record (%s shape)', async (recordShape) => {
-		crew.service.configure({ recordShape, durationMs: 500 });
+		crew.service.configure({ recordShape, durationMs: 800 });
 		const { output } = await runCrewNode({ parameters: waitFor('{"topic": "AI"}'), credentials: crew.credentials });
 		const [run] = crew.service.runs;
 		expect(output).toEqual([
@@ -23,7 +23,8 @@ describe('Kickoff and Wait', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
-		expect(run.statusRequests).toBeGreaterThanOrEqual(3);
+		// At least one read saw it running and one saw it finished; more depends on the machine's speed.
+		expect(run.statusRequests).toBeGreaterThanOrEqual(2);
 		expect(crew.service.count('kickoff', 'POST')).toBe(1);
 	});
 
@@ -56,7 +57,8 @@ describe('Kickoff and Wait', () => {
 		});
 		const failedRun = crew.service.runs.find((run) => run.inputs.topic === 'fail');
 		expect(output.map((item) => item.json.state ?? 'error')).toEqual(['completed', 'error', 'error', 'completed']);
-		expect(output[1].json).toMatchObject({ error: expect.stringContaining('boom'), kickoff_id: failedRun?.kickoffId });
+		// n8n-core keeps only `error` in an error item's json: the kickoff ID survives in the message.
+		expect(output[1].json).toEqual({ error: `The crew failed (kickoff ID ${failedRun?.kickoffId}): boom` });
 		expect(output[2].json.error).toMatch(/not valid JSON/);
 		// n8n's "Continue (using error output)" routes items by this field.
 		expect(output.map((item) => item.error?.constructor.name)).toEqual([undefined, 'NodeOperationError', 'NodeOperationError', undefined]);
@@ -73,24 +75,7 @@ describe('Kickoff and Wait', () => {
 		expect(crew.service.count('kickoff', 'POST')).toBe(1);
 	});
 
-	it('stops waiting soon after the execution is cancelled, and polls no more', async () => {
-		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
-		const controller = new AbortController();
-		const started = Date.now();
-		const running = runCrewNodeExpectingError({
-			parameters: waitFor('{"topic": "AI"}', { timeout: 600 }),
-			credentials: crew.credentials,
-			cancelSignal: controller.signal,
-		});
-		while (crew.service.count('status') < 2) await new Promise((resolve) => setTimeout(resolve, 20));
-		controller.abort();
-		const error = await running;
-		const statusReadsAtReturn = crew.service.count('status');
-		expect(error.message).toMatch(/stopped while waiting for the crew \(kickoff ID/);
-		expect(Date.now() - started).toBeLessThan(10_000);
-		await new Promise((resolve) => setTimeout(resolve, 400));
-		expect(crew.service.count('status')).toBe(statusReadsAtReturn);
-	});
+	// Stopping the execution: test/node/cancellation.test.ts, with both sleep APIs.
 
 	it('still works in n8n versions without a cancel signal', async () => {
 		const { output } = await runCrewNode({ parameters: waitFor('{"topic": "AI"}'), credentials: crew.credentials, withoutCancelSignal: true });

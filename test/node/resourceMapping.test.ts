@@ -1,15 +1,19 @@
-import type { ILoadOptionsFunctions } from 'n8n-workflow';
-
 import { getCrewInputs } from '../../nodes/Crew/methods/resourceMapping';
 import { useCrewService } from '../helpers/crewService';
-import { createExecuteFunctions, serializeError } from '../helpers/executeFunctions';
-import type { Credentials } from '../helpers/executeFunctions';
+import { crewLoadOptionsContext, serializeError } from '../helpers/crewWorkflow';
+import type { Credentials } from '../helpers/crewWorkflow';
+import { logsOutsideRuns } from '../helpers/n8nEngine';
+import { assertTokenHidden } from '../helpers/tokenHygiene';
 
 const crew = useCrewService();
 
+/** What the editor does on opening or refreshing the mapped inputs: n8n-core's load-options context calls the method. */
 async function loadFields(credentials: Credentials) {
-	const { context } = createExecuteFunctions({ parameters: { operation: 'kickoffAndWait' }, credentials });
-	return await getCrewInputs.call(context as unknown as ILoadOptionsFunctions);
+	try {
+		return await getCrewInputs.call(crewLoadOptionsContext({ operation: 'kickoffAndWait', inputsMode: 'map' }, credentials));
+	} finally {
+		assertTokenHidden(credentials.token, 'logs', logsOutsideRuns.join('\n'));
+	}
 }
 
 describe('the editor\'s input fields (resource mapping)', () => {

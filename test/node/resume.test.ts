@@ -1,5 +1,5 @@
 import { useCrewService } from '../helpers/crewService';
-import { runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
+import { runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 

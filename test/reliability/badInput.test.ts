@@ -3,7 +3,7 @@
  * item-level error or a correct output, never a crash or a hang.
  */
 import { useCrewService } from '../helpers/crewService';
-import { runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
+import { runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 

@@ -6,7 +6,7 @@
  * header, and a proxy page that echoes the header back.
  */
 import { useCrewService } from '../helpers/crewService';
-import { runCrewNode, runCrewNodeExpectingError, serializeError } from '../helpers/executeFunctions';
+import { runCrewNode, runCrewNodeExpectingError, serializeError } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 const token = 'tok-NEVER-SHOW-ME-91c3f7a0b2';

@@ -5,7 +5,7 @@
  * more often than the polling policy allows.
  */
 import { useCrewService } from '../helpers/crewService';
-import { items, runCrewNode } from '../helpers/executeFunctions';
+import { items, runCrewNode } from '../helpers/crewWorkflow';
 
 const DURATION_MS = 1_000;
 const POLL_INTERVAL_S = 0.5;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'net';
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { useCrewService } from '../helpers/crewService';
-import { runCrewNode } from '../helpers/executeFunctions';
+import { runCrewNode } from '../helpers/crewWorkflow';
 import { callCrewTrigger } from '../helpers/webhookFunctions';
 
 const crew = useCrewService();

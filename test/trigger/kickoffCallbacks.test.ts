@@ -43,9 +43,12 @@ describe('Kickoff with the service\'s callback channels', () => {
 		expect(crew.service.count('kickoff')).toBe(0);
 	});
 
-	it('gives an item error when the credential has no bearer token, and sends nothing', async () => {
-		const error = await runCrewNodeExpectingError(kickoff({ eventStreamUrl: 'http://127.0.0.1:9/x' }, crew.credentials));
+	it('gives an item error when the credential has no bearer token, or none is selected, and sends nothing', async () => {
+		const basicOnly = { ...crew.credentials, basicUser: 'crewai', basicPassword: 'pw-DISTINCTIVE-17' };
+		const error = await runCrewNodeExpectingError(kickoff({ eventStreamUrl: 'http://127.0.0.1:9/x' }, basicOnly));
 		expect(error.message).toBe('The Crew Callback API credential has no Bearer Token');
+		const none = await runCrewNodeExpectingError(kickoff({ eventStreamUrl: 'http://127.0.0.1:9/x' }, crew.credentials));
+		expect(none.message).toBe('No Crew Callback API credential is selected');
 		expect(crew.service.count('kickoff')).toBe(0);
 	});
 

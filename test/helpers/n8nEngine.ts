@@ -1,0 +1,254 @@
+/**
+ * Runs workflows on n8n's real execution engine (n8n-core's WorkflowExecute),
+ * with the node types of this package, as n8n runs them after a trigger fired:
+ * n8n-core's ExecuteContext gives the node its parameters (expressions and
+ * resource-mapper values resolved by n8n), Continue On Fail, the cancel signal
+ * and n8n's HTTP request helper; n8n-core's engine handles error outputs and
+ * paired items. Only what the n8n server would add around the engine is
+ * provided here: the node types, a credentials helper, the execution's
+ * additional data, and a logger that records what n8n and the node log.
+ */
+import { AsyncLocalStorage } from 'async_hooks';
+import * as diagnostics from 'diagnostics_channel';
+import type { ClientRequest } from 'http';
+import * as os from 'os';
+import * as path from 'path';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { LoggerProxy, NodeConnectionTypes, UnexpectedError, Workflow } from 'n8n-workflow';
+import type {
+	IConnections,
+	IDataObject,
+	ILoadOptionsFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	ITriggerFunctions,
+	ITriggerResponse,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	LogMetadata,
+	Logger as LoggerType,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { CrewCredentialsHelper } from './crewCredentialsHelper';
+import type { Credentials } from './crewCredentialsHelper';
+import { serializeForLeakCheck } from './tokenHygiene';
+
+/** What one workflow run did, as seen from outside the node. */
+export interface RunRecord {
+	/** Every request the run made, without its headers. */
+	requests: Array<{ method: string; url: string }>;
+	/** The most requests of each method the run had in flight at once. */
+	maxInFlight: Record<string, number>;
+	/** Every line n8n or the node logged during the run. */
+	logs: string[];
+}
+
+const currentRun = new AsyncLocalStorage<RunRecord & { inFlight: Record<string, number> }>();
+
+/** Log lines outside any run (engine start-up), kept so a leak there is not lost. */
+export const logsOutsideRuns: string[] = [];
+
+/**
+ * n8n's Logger, recording instead of printing: nodes log through
+ * `this.logger` (n8n-core takes it from the DI container) and n8n-core and
+ * n8n-workflow through LoggerProxy; both lead here, to the run in progress.
+ */
+class RecordingLogger implements LoggerType {
+	error(message: string, metadata?: LogMetadata) {
+		this.record('error', message, metadata);
+	}
+
+	warn(message: string, metadata?: LogMetadata) {
+		this.record('warn', message, metadata);
+	}
+
+	info(message: string, metadata?: LogMetadata) {
+		this.record('info', message, metadata);
+	}
+
+	debug(message: string, metadata?: LogMetadata) {
+		this.record('debug', message, metadata);
+	}
+
+	scoped() {
+		return this;
+	}
+
+	private record(level: string, message: string, metadata?: LogMetadata) {
+		const line = `${level} ${message} ${metadata ? serializeForLeakCheck(metadata) : ''}`;
+		(currentRun.getStore()?.logs ?? logsOutsideRuns).push(line);
+	}
+}
+
+/** The engine's process-wide services, set once per test file (each has its own module registry). */
+function setUpEngine() {
+	// n8n-core's InstanceSettings keeps its settings file in the user folder: a temporary one, never the developer's ~/.n8n.
+	process.env.N8N_USER_FOLDER ??= path.join(os.tmpdir(), 'n8n-nodes-crewai-tests');
+	const logger = new RecordingLogger();
+	Container.set(Logger, logger as unknown as Logger);
+	LoggerProxy.init(logger);
+
+	// Requests are counted where they leave the process, so n8n's request helper is used as it is.
+	diagnostics.subscribe('http.client.request.start', (message) => {
+		const run = currentRun.getStore();
+		if (!run) return;
+		const { request } = message as { request: ClientRequest };
+		const { method } = request;
+		run.requests.push({ method, url: `${request.protocol}//${request.host}${request.path}` });
+		run.inFlight[method] = (run.inFlight[method] ?? 0) + 1;
+		run.maxInFlight[method] = Math.max(run.maxInFlight[method] ?? 0, run.inFlight[method]);
+		// Over once the response is read (the caller goes on then, before the socket's own 'close') or the request failed.
+		let open = true;
+		const over = () => {
+			if (open) run.inFlight[method]--;
+			open = false;
+		};
+		request.once('response', (response) => response.once('end', over).once('close', over));
+		request.once('error', over).once('close', over);
+	});
+}
+setUpEngine();
+
+/** n8n's Manual Trigger ("When clicking ‘Execute workflow’"), as n8n-nodes-base defines it. */
+export const manualTrigger: INodeType = {
+	description: {
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Runs the flow on clicking a button in n8n',
+		defaults: { name: 'When clicking ‘Execute workflow’' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	},
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		const manualTriggerFunction = async () => {
+			this.emit([this.helpers.returnJsonArray([{}])]);
+		};
+		return { manualTriggerFunction };
+	},
+};
+
+export class NodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType>) {}
+
+	getByName(type: string): INodeType {
+		return this.getByNameAndVersion(type);
+	}
+
+	getByNameAndVersion(type: string): INodeType {
+		const nodeType = this.types[type];
+		if (!nodeType) throw new UnexpectedError(`Unknown node type ${type}`);
+		return nodeType;
+	}
+
+	getKnownTypes(): IDataObject {
+		return Object.fromEntries(Object.keys(this.types).map((type) => [type, { className: type, sourcePath: '' }]));
+	}
+}
+
+export interface WorkflowSpec {
+	nodes: INode[];
+	connections: IConnections;
+	nodeTypes: INodeTypes;
+	credentials: Credentials;
+}
+
+let executionCount = 0;
+
+/** What the n8n server hands the engine for one execution. */
+function additionalDataFor(credentials: Credentials, workflowData: IWorkflowBase, mode: WorkflowExecuteMode): IWorkflowExecuteAdditionalData {
+	const executionId = String(++executionCount);
+	const notInThisPackage = (what: string) => async () => {
+		throw new UnexpectedError(`${what} is not used by this package's nodes`);
+	};
+	const additionalData: Partial<IWorkflowExecuteAdditionalData> = {
+		executionId,
+		credentialsHelper: new CrewCredentialsHelper(credentials),
+		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formBaseUrl: 'http://localhost:5678/form',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		formTestBaseUrl: 'http://localhost:5678/form-test',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		mcpBaseUrl: 'http://localhost:5678/mcp',
+		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
+		variables: {},
+		userId: 'test-user',
+		executeWorkflow: notInThisPackage('Executing a sub-workflow'),
+		getRunExecutionData: notInThisPackage('Reading another execution'),
+		getRuntimeCredential: notInThisPackage('A runtime credential'),
+		logAiEvent: () => undefined,
+	};
+	return additionalData as IWorkflowExecuteAdditionalData;
+}
+
+function workflowOf(spec: WorkflowSpec): { workflow: Workflow; workflowData: IWorkflowBase } {
+	const workflowData = {
+		id: 'crew-test-workflow',
+		name: 'Crew node test',
+		active: false,
+		isArchived: false,
+		nodes: spec.nodes,
+		connections: spec.connections,
+		settings: { executionOrder: 'v1' as const },
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as IWorkflowBase;
+	const workflow = new Workflow({ ...workflowData, nodeTypes: spec.nodeTypes });
+	return { workflow, workflowData };
+}
+
+export interface WorkflowRun {
+	run: IRun;
+	record: RunRecord;
+}
+
+/**
+ * Runs the workflow from `trigger`, as n8n does once a trigger fired with
+ * `items` (mode 'trigger': the trigger's output is handed to the engine).
+ * Aborting `cancelSignal` cancels the running WorkflowExecute, which is what
+ * n8n does when an execution is stopped.
+ */
+export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INodeExecutionData[], cancelSignal?: AbortSignal): Promise<WorkflowRun> {
+	const mode: WorkflowExecuteMode = 'trigger';
+	const { workflow, workflowData } = workflowOf(spec);
+	const record = { requests: [], maxInFlight: {}, logs: [], inFlight: {} };
+	const workflowExecute = new WorkflowExecute(additionalDataFor(spec.credentials, workflowData, mode), mode);
+	const running = currentRun.run(record, () =>
+		workflowExecute.run({
+			workflow,
+			startNode: trigger,
+			triggerToStartFrom: { name: trigger.name, data: { startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [], data: { main: [items] } } },
+		}),
+	);
+	const cancel = () => running.cancel();
+	if (cancelSignal?.aborted) cancel();
+	cancelSignal?.addEventListener('abort', cancel, { once: true });
+	try {
+		const run = await running;
+		const { inFlight: _, ...seen } = record;
+		return { run, record: seen };
+	} finally {
+		cancelSignal?.removeEventListener('abort', cancel);
+	}
+}
+
+/** n8n-core's context for a node's load-options and resource-mapping methods, as the editor calls them. */
+export function loadOptionsContext(spec: WorkflowSpec, node: INode, parameterPath: string): ILoadOptionsFunctions {
+	const { workflow, workflowData } = workflowOf(spec);
+	return new LoadOptionsContext(workflow, node, additionalDataFor(spec.credentials, workflowData, 'internal'), parameterPath);
+}
