@@ -3,6 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 /** Operations that start a crew and so take inputs and kickoff options. */
 export const STARTING_OPERATIONS = ['kickoff', 'kickoffAndWait'];
 
+/** Shown in place of the input fields when the crew lists none. */
+export const NO_INPUTS_NOTICE = 'The crew lists no inputs. It can still be started, with no inputs.';
+
 /** How the inputs are given, then the inputs themselves in either mode. */
 export const inputsFields: INodeProperties[] = [
 	{
@@ -33,7 +36,10 @@ export const inputsFields: INodeProperties[] = [
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
 		typeOptions: {
-			loadOptionsDependsOn: ['operation'],
+			// inputsMode as well: n8n's resource mapper loads nothing when it opens on a
+			// node that has just been added (its parameters lack "inputs" until n8n fills
+			// in the defaults); inputsMode changes then, which makes it load the fields.
+			loadOptionsDependsOn: ['operation', 'inputsMode'],
 			resourceMapper: {
 				resourceMapperMethod: 'getCrewInputs',
 				mode: 'add',
@@ -41,7 +47,7 @@ export const inputsFields: INodeProperties[] = [
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: false,
-				noFieldsError: 'The crew lists no inputs. It can still be started, with no inputs.',
+				noFieldsError: NO_INPUTS_NOTICE,
 			},
 		},
 		displayOptions: { show: { operation: STARTING_OPERATIONS, inputsMode: ['map'] } },
