@@ -52,13 +52,33 @@ function asNodeError(context: IExecuteFunctions, error: Error, itemIndex: number
 	return new NodeOperationError(context.getNode(), error, { itemIndex });
 }
 
-/** An error as an output item, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
-function errorItem(outcome: { error: Error; kickoffId?: string }): IDataObject {
+/** What a failed item tells, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
+function errorDetails(outcome: { error: Error; kickoffId?: string }): IDataObject {
 	const json: IDataObject = { error: outcome.error.message };
 	const { description } = outcome.error as { description?: unknown };
 	if (typeof description === 'string' && description !== '') json.description = description;
 	if (outcome.kickoffId !== undefined) json.kickoff_id = outcome.kickoffId;
 	return json;
+}
+
+/**
+ * A failed item as n8n-core's WorkflowExecute keeps it. An item that carries
+ * `error` has its json replaced by `{error: message}` (normalizeNodeErrors), so
+ * the details survive only without it: as fields on the regular output, and on
+ * the error output inside `error`, since n8n routes there an item whose json
+ * holds only `error` (handleNodeErrorOutput, 1.x and 2.x).
+ */
+function errorItem(context: IExecuteFunctions, outcome: { error: Error; kickoffId?: string }, itemIndex: number): INodeExecutionData {
+	const pairedItem = { item: itemIndex };
+	const details = errorDetails(outcome);
+	const { onError } = context.getNode();
+	if (onError === 'continueRegularOutput') return { json: details, pairedItem };
+	if (onError === 'continueErrorOutput') {
+		const { error, ...rest } = details;
+		return { json: { error: { message: error, ...rest } }, pairedItem };
+	}
+	// The older "Continue On Fail" switch (no onError): as before, the error itself.
+	return { json: details, error: asNodeError(context, outcome.error, itemIndex), pairedItem };
 }
 
 /** Runs the chosen operation and gives exactly one output item per input item, paired and in order. */
@@ -75,8 +95,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		outcomes.map((outcome, itemIndex) => {
 			if ('json' in outcome) return { json: outcome.json, pairedItem: { item: itemIndex } };
 			if (!this.continueOnFail()) throw outcome.error;
-			// n8n moves an item to the error output ("Continue (using error output)") by its `error`.
-			return { json: errorItem(outcome), error: asNodeError(this, outcome.error, itemIndex), pairedItem: { item: itemIndex } };
+			return errorItem(this, outcome, itemIndex);
 		}),
 	];
 }
