@@ -30,8 +30,7 @@ export class CrewTrigger implements INodeType {
 				displayName:
 					'Copy this trigger\'s production URL into the Crew Webhook URL (and Task or Step Webhook URL) options of a Crew node\'s Kickoff, and activate this workflow (in n8n 2.x: publish it). To try it from the editor, use the Test URL instead while listening.',
 				name: 'notice',
-				// A callout, not a notice: n8n draws a notice as an orange warning, and this is routine setup.
-				type: 'callout',
+				type: 'notice',
 				default: '',
 			},
 			{
