@@ -72,7 +72,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'https://example.com/webhook/crew-finished',
-		description: 'URL the service calls once the whole crew has finished',
+		description: 'URL the service calls once the whole crew has finished, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait reads the result without it.',
 	},
 	{
 		displayName: 'Step Webhook URL',
@@ -80,7 +80,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'https://example.com/webhook/crew-step',
-		description: 'URL the service calls after each step an agent takes',
+		description: 'URL the service calls after each step an agent takes, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait does not need it.',
 	},
 	{
 		displayName: 'Task Webhook URL',
@@ -88,7 +88,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'https://example.com/webhook/crew-task',
-		description: 'URL the service calls as each task finishes',
+		description: 'URL the service calls as each task finishes, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait does not need it.',
 	},
 ];
 
