@@ -21,6 +21,8 @@ const FIELD_TYPES: Record<string, FieldType> = {
 	list: 'array',
 };
 
+const NO_CREDENTIAL_NOTICE = 'Open this node again to load the crew\'s inputs: n8n asked for them before the Crew API credential was attached.';
+
 /**
  * What the editor shows in place of the fields when there are none: its text is
  * rendered as HTML, so a service's own words cannot inject markup.
@@ -47,6 +49,11 @@ export function failureNotice(error: Error): string {
  * shows in their place; a crew with no inputs gets its own notice.
  */
 export async function getCrewInputs(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	// n8n 2.x may ask for the fields of a node it has just added before it attaches the
+	// credential it picked, and asks again only when the node is opened again.
+	if (this.getNode().credentials?.crewApi === undefined) {
+		return { fields: [], emptyFieldsNotice: noticeText(NO_CREDENTIAL_NOTICE) };
+	}
 	let inputs;
 	try {
 		// The editor waits for this answer: one try, no sleeping between retries.
