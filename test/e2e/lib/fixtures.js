@@ -6,24 +6,20 @@ const path = require('node:path');
 
 const WORKFLOWS_DIR = path.join(__dirname, '..', 'workflows');
 
-// Ids match the credentials referenced in test/e2e/workflows/*.json. n8n's editor gives a
-// new node the credential updated last: the organization token, not the wrong one kept
-// for demonstrations (hence this order and `updatedAt`).
+// Ids match the credentials referenced in test/e2e/workflows/*.json.
 const CREDENTIALS = {
-	wrong: { id: 'crewCredWrong001', name: 'Crew (wrong token)', updatedAt: '2025-01-01T00:00:00.000Z' },
-	user: { id: 'crewCredUser0001', name: 'Crew (user token)', updatedAt: '2025-01-02T00:00:00.000Z' },
-	organization: { id: 'crewCredOrg00001', name: 'Crew (organization token)', updatedAt: '2025-01-03T00:00:00.000Z' },
+	organization: { id: 'crewCredOrg00001', name: 'Crew (organization token)' },
+	user: { id: 'crewCredUser0001', name: 'Crew (user token)' },
+	wrong: { id: 'crewCredWrong001', name: 'Crew (wrong token)' },
 };
 
 /** In n8n's import format; `data` in clear, n8n encrypts it on import. */
 function credentialsFor(baseUrl, tokens) {
-	return Object.entries(CREDENTIALS).map(([kind, { id, name, updatedAt }]) => ({
+	return Object.entries(CREDENTIALS).map(([kind, { id, name }]) => ({
 		id,
 		name,
 		type: 'crewApi',
 		data: { baseUrl, token: tokens[kind] },
-		createdAt: updatedAt,
-		updatedAt,
 	}));
 }
 
