@@ -111,10 +111,10 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		await creator().getByText(other).first().waitFor({ state: 'visible' });
 	}
 
-	/** The credential dialog's test result: n8n folds the message under "More details". */
+	/** The credential dialog's test result: n8n folds the message under "More details" (1.x shows it in a popup). */
 	async function showsDetails(modal, text) {
 		const deadline = Date.now() + UI_TIMEOUT;
-		while (!(await modal.getByText(text).first().isVisible())) {
+		while (!(await page.getByText(text).first().isVisible())) {
 			if (Date.now() > deadline) throw new Error(`the credential dialog does not show ${text}`);
 			const more = modal.getByText('More details').first();
 			if (await more.isVisible()) await more.click();
