@@ -42,13 +42,40 @@ export class CrewApi implements ICredentialType {
 		},
 	};
 
-	// "Test" in the credential dialog: 401 tells a wrong token, a connection
-	// error a wrong address.
+	// "Test" in the credential dialog: GET /inputs, which every crew answers. n8n
+	// shows a rule's message for an HTTP answer; a connection that fails before
+	// any answer is reported by n8n itself, with the network code (ECONNREFUSED).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			url: '/inputs',
 			method: 'GET',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The crew refused the Bearer Token (401). Copy the current token from the crew\'s Status tab in the dashboard: resetting a token there stops the old one at once.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The crew refused the Bearer Token (403). Copy the current token from the crew\'s Status tab in the dashboard, or use the organization token.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'No crew answered at this Base URL (404). Copy the crew\'s own API address from its dashboard: each deployed crew has its own.',
+				},
+			},
+		],
 	};
 }

@@ -20,7 +20,7 @@ const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
-const { launch } = require('./lib/browser');
+const { launch, signIn } = require('./lib/browser');
 const { versionInfo } = require('./lib/install');
 const { createReport, say } = require('./lib/report');
 
@@ -67,12 +67,7 @@ async function editorSuite({ major, report, root, packed }) {
 			browser = await launch();
 			page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 			page.setDefaultTimeout(UI_TIMEOUT);
-			await page.goto(`${url}/signin`);
-			// 2.x labels its inputs; 1.x does not link the label, so fall back to the input itself.
-			await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]')).first().fill(owner.email);
-			await page.getByLabel('Password').or(page.locator('input[type="password"]')).first().fill(owner.password);
-			await page.getByRole('button', { name: 'Sign in' }).click();
-			await page.waitForURL((u) => !u.pathname.includes('/signin'));
+			await signIn(page, url, owner);
 		});
 		if (!ready) return;
 

@@ -8,7 +8,7 @@
 //   --n8n              which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
 //                      Each is installed on first use into
 //                      ${N8N_E2E_CACHE:-~/.cache/n8n-nodes-crewai-e2e}/<version> (minutes) and reused.
-//   --editor           also the editor checks (editor.js) on each of these majors, in Chromium
+//   --editor           also the editor checks (editor.js, firstSteps.js) on each of these majors, in Chromium
 //   --callback         also the Crew Trigger callback round trip (callback.js) on each of these majors
 //                      (apt-get install -y chromium; npm ci --prefix test/e2e)
 //   --only TEXT        run only the tests whose name or workflow contains TEXT
@@ -148,9 +148,12 @@ async function main() {
 			}
 			if (opts.editor) {
 				const { editorSuite } = require('./editor');
+				const { firstStepsSuite } = require('./firstSteps');
 				for (const major of opts.majors) {
 					say(`# editor, n8n ${major}.x`);
 					await editorSuite({ major, report, root: path.join(root, `editor-${major}`), packed });
+					say(`# first steps in the editor, n8n ${major}.x`);
+					await firstStepsSuite({ major, report, root: path.join(root, `first-${major}`), packed });
 				}
 			}
 			if (opts.callback) {

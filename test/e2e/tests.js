@@ -149,7 +149,7 @@ const tests = [
 		},
 	},
 	{
-		name: 'A failing crew with On Error "continue (using error output)" goes to the error output, naming its kickoff id',
+		name: 'A failing crew with On Error "continue (using error output)" goes to the error output with error.message, error.description and error.kickoff_id',
 		workflow: 'fail-error-output',
 		async check({ exec, crew }) {
 			ok(exec);
@@ -170,26 +170,30 @@ const tests = [
 			assert.equal(main[0].json.state, 'completed');
 			assert.deepEqual(pairedIndexes(main[0]), [0]);
 			assert.equal(errs.length, 1, 'one item on the error output');
-			const text = JSON.stringify(errs[0].json);
-			assert.ok(text.includes(bad.kickoffId), `the error item names the kickoff id ${bad.kickoffId}: ${text}`);
-			assert.match(text, /research agent gave up/, "the error item carries the crew's own error");
+			// n8n routes to the error output an item whose json holds only `error`: the details are inside it.
+			const { error } = errs[0].json;
+			assert.equal(typeof error, 'object', `the error output item's error is an object of fields: ${JSON.stringify(errs[0].json)}`);
+			assert.equal(error.kickoff_id, bad.kickoffId, 'error.kickoff_id');
+			assert.match(error.message, /research agent gave up/, "error.message carries the crew's own error");
+			assert.match(String(error.description), /\S/, 'error.description says what to do');
 			assert.deepEqual(pairedIndexes(errs[0]), [1]);
 			assert.equal(items(exec.run, 'Succeeded').length, 1);
 			assert.equal(items(exec.run, 'Failed').length, 1);
 		},
 	},
 	{
-		name: 'A failing crew with On Error "continue (regular output)" becomes an error item naming its kickoff id',
+		name: 'A failing crew with On Error "continue (regular output)" becomes an item with the fields error, description and kickoff_id',
 		workflow: 'fail-regular-output',
 		async check({ exec, crew }) {
 			ok(exec);
 			const bad = only(await crew.runs(), 'run');
 			const out = items(exec.run, 'Kickoff and Wait');
 			assert.equal(out.length, 1);
-			const text = JSON.stringify(out[0].json);
-			assert.ok(out[0].json.error, `an error field: ${text}`);
-			assert.ok(text.includes(bad.kickoffId), `names the kickoff id ${bad.kickoffId}: ${text}`);
-			assert.match(text, /writer agent crashed/);
+			const { json } = out[0];
+			assert.deepEqual(Object.keys(json).sort(), ['description', 'error', 'kickoff_id'], `the fields n8n kept: ${JSON.stringify(json)}`);
+			assert.equal(json.kickoff_id, bad.kickoffId, 'kickoff_id');
+			assert.match(json.error, /writer agent crashed/, "error carries the crew's own error");
+			assert.match(json.description, /\S/, 'description says what to do');
 			assert.equal(items(exec.run, 'After').length, 1, 'the workflow went on');
 		},
 	},

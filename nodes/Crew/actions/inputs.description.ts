@@ -5,6 +5,9 @@ import { callbackOptions } from './callbacks.description';
 /** Operations that start a crew and so take inputs and kickoff options. */
 export const STARTING_OPERATIONS = ['kickoff', 'kickoffAndWait'];
 
+/** Shown in place of the input fields when the crew lists none. */
+export const NO_INPUTS_NOTICE = 'The crew lists no inputs. It can still be started, with no inputs.';
+
 /** How the inputs are given, then the inputs themselves in either mode. */
 export const inputsFields: INodeProperties[] = [
 	{
@@ -35,7 +38,10 @@ export const inputsFields: INodeProperties[] = [
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
 		typeOptions: {
-			loadOptionsDependsOn: ['operation'],
+			// inputsMode as well: n8n's resource mapper loads nothing when it opens on a
+			// node that has just been added (its parameters lack "inputs" until n8n fills
+			// in the defaults); inputsMode changes then, which makes it load the fields.
+			loadOptionsDependsOn: ['operation', 'inputsMode'],
 			resourceMapper: {
 				resourceMapperMethod: 'getCrewInputs',
 				mode: 'add',
@@ -43,7 +49,7 @@ export const inputsFields: INodeProperties[] = [
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: false,
-				noFieldsError: 'The crew lists no inputs. It can still be started, with no inputs.',
+				noFieldsError: NO_INPUTS_NOTICE,
 			},
 		},
 		displayOptions: { show: { operation: STARTING_OPERATIONS, inputsMode: ['map'] } },
@@ -68,7 +74,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://example.com/webhook/crew-finished',
-		description: 'URL the service calls once the whole crew has finished',
+		description: 'URL the service calls once the whole crew has finished, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait reads the result without it.',
 	},
 	{
 		displayName: 'Step Webhook URL',
@@ -76,7 +82,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://example.com/webhook/crew-step',
-		description: 'URL the service calls after each step an agent takes',
+		description: 'URL the service calls after each step an agent takes, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait does not need it.',
 	},
 	{
 		displayName: 'Task Webhook URL',
@@ -84,7 +90,7 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://example.com/webhook/crew-task',
-		description: 'URL the service calls as each task finishes',
+		description: 'URL the service calls as each task finishes, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait does not need it.',
 	},
 ];
 

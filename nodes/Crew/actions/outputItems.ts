@@ -2,8 +2,8 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { toItemError } from './itemError';
 
-/** An error as an output item, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
-export function errorItem(outcome: { error: Error; kickoffId?: string }): IDataObject {
+/** What a failed item tells, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
+export function errorDetails(outcome: { error: Error; kickoffId?: string }): IDataObject {
 	const json: IDataObject = { error: outcome.error.message };
 	const { description } = outcome.error as { description?: unknown };
 	if (typeof description === 'string' && description !== '') json.description = description;
@@ -12,11 +12,21 @@ export function errorItem(outcome: { error: Error; kickoffId?: string }): IDataO
 }
 
 /**
- * The output item of an error. n8n moves it to the error output ("Continue (using
- * error output)") by its `error`. Shared by the node's run and its resumed callback,
- * so both give the same item.
+ * The output item of an error, as n8n's WorkflowExecute keeps it. An item that
+ * carries `error` has its json replaced by `{error: message}` (normalizeNodeErrors),
+ * so the details survive only without it: as fields on the regular output, and on
+ * the error output inside `error`, since n8n routes there an item whose json holds
+ * only `error` (handleNodeErrorOutput, 1.x and 2.x). Shared by the node's run and
+ * its resumed callback, so both give the same item.
  */
 export function errorOutputItem(node: INode, outcome: { error: Error; kickoffId?: string }, itemIndex: number): INodeExecutionData {
-	const error = toItemError(node, outcome.error, itemIndex);
-	return { json: errorItem({ ...outcome, error }), error, pairedItem: { item: itemIndex } };
+	const pairedItem = { item: itemIndex };
+	const details = errorDetails(outcome);
+	if (node.onError === 'continueRegularOutput') return { json: details, pairedItem };
+	if (node.onError === 'continueErrorOutput') {
+		const { error, ...rest } = details;
+		return { json: { error: { message: error, ...rest } }, pairedItem };
+	}
+	// The older "Continue On Fail" switch (no onError): as before, the error itself.
+	return { json: details, error: toItemError(node, outcome.error, itemIndex), pairedItem };
 }

@@ -1,6 +1,7 @@
 import type { FieldType, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { loadCrewInputs } from '../actions/getInputs.operation';
+import { NO_INPUTS_NOTICE } from '../actions/inputs.description';
 
 const FIELD_TYPES: Record<string, FieldType> = {
 	string: 'string',
@@ -20,13 +21,47 @@ const FIELD_TYPES: Record<string, FieldType> = {
 	list: 'array',
 };
 
+const NO_CREDENTIAL_NOTICE = 'Open this node again to load the crew\'s inputs: n8n asked for them before the Crew API credential was attached.';
+
 /**
- * The editor's input fields, one per input `GET /inputs` lists. A failing
- * request throws, so the editor shows why (token, address) instead of no fields.
+ * What the editor shows in place of the fields when there are none: its text is
+ * rendered as HTML, so a service's own words cannot inject markup.
+ */
+export function noticeText(text: string): string {
+	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * A failed load: what happened and what to do. n8n loads the fields again when the
+ * node is opened again, not when its credential changes, so the notice says so.
+ */
+export function failureNotice(error: Error): string {
+	const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+	const { description } = error as { description?: unknown };
+	const advice = typeof description === 'string' && description !== '' ? ` ${sentence(description)}` : '';
+	return noticeText(`${sentence(error.message)}${advice} Then open this node again to load the inputs.`);
+}
+
+/**
+ * The editor's input fields, one per input `GET /inputs` lists. n8n's resource
+ * mapper drops a thrown error (it shows at most "Can't get inputs"), so a failed
+ * load answers with no fields and the reason (token, address) as the notice n8n
+ * shows in their place; a crew with no inputs gets its own notice.
  */
 export async function getCrewInputs(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
-	// The editor waits for this answer: one try, no sleeping between retries.
-	const inputs = await loadCrewInputs(this, 0, { sleep: async () => {}, isCancelled: () => true });
+	// n8n 2.x may ask for the fields of a node it has just added before it attaches the
+	// credential it picked, and asks again only when the node is opened again.
+	if (this.getNode().credentials?.crewApi === undefined) {
+		return { fields: [], emptyFieldsNotice: noticeText(NO_CREDENTIAL_NOTICE) };
+	}
+	let inputs;
+	try {
+		// The editor waits for this answer: one try, no sleeping between retries.
+		inputs = await loadCrewInputs(this, 0, { sleep: async () => {}, isCancelled: () => true });
+	} catch (error) {
+		return { fields: [], emptyFieldsNotice: failureNotice(error as Error) };
+	}
+	if (inputs.length === 0) return { fields: [], emptyFieldsNotice: noticeText(NO_INPUTS_NOTICE) };
 	return {
 		fields: inputs.map((input) => ({
 			id: input.name,

@@ -30,4 +30,14 @@ async function launch() {
 	return playwright.chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 }
 
-module.exports = { launch, CHROMIUM, FLAGS };
+/** Signs the owner in on n8n's sign-in page (1.x and 2.x). */
+async function signIn(page, url, owner) {
+	await page.goto(`${url}/signin`);
+	// 2.x labels its inputs; 1.x does not link the label, so fall back to the input itself.
+	await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]')).first().fill(owner.email);
+	await page.getByLabel('Password').or(page.locator('input[type="password"]')).first().fill(owner.password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await page.waitForURL((u) => !u.pathname.includes('/signin'));
+}
+
+module.exports = { launch, signIn, CHROMIUM, FLAGS };

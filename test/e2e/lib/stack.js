@@ -7,7 +7,7 @@ const path = require('node:path');
 const { N8n } = require('./n8n');
 const pkg = require('./pkg');
 const { startCrewService } = require('./crew');
-const { credentialsFor, loadWorkflows } = require('./fixtures');
+const { credentialsFor, loadWorkflows, CREDENTIALS } = require('./fixtures');
 
 /**
  * @param {object} o
@@ -33,7 +33,13 @@ async function prepare({ major, root, packed, withPackage = true, crewArgs = [],
 			user: crew.tokens.user,
 			wrong: `wrong-tok-${crypto.randomBytes(12).toString('hex')}`,
 		};
-		await n8n.importCredentials(credentialsFor(crew.url, tokens));
+		// n8n's editor gives a new node the credential updated last (on a tie, the last by
+		// name: the wrong token). The organization token is imported on its own, after the
+		// others, so that it is the default and the wrong one stays for demonstrations.
+		const credentials = credentialsFor(crew.url, tokens);
+		const isOrganization = (c) => c.id === CREDENTIALS.organization.id;
+		await n8n.importCredentials(credentials.filter((c) => !isOrganization(c)));
+		await n8n.importCredentials(credentials.filter(isOrganization));
 		const workflows = loadWorkflows();
 		if (editWorkflows) editWorkflows(workflows);
 		await n8n.importWorkflows(Object.values(workflows));

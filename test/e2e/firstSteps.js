@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+'use strict';
+// A new user's first minutes with the package, in n8n's editor (Chromium), from an EMPTY canvas.
+//
+//   node test/e2e/firstSteps.js [--n8n 2|1] [--docs] [--keep]
+//
+// --docs  also writes the README's screenshots (docs/editor-*.png) from this run's real states
+// --keep  keep the temporary folder (user folder, n8n and crew service logs)
+//
+// In a new workflow: the trigger panel and the nodes panel find the package by "crew" and
+// "CrewAI"; Kickoff and Wait chosen from the search result shows the crew's inputs as fields at
+// once; they are filled and the step runs; Continue On Fail gives the fields error, description
+// and kickoff_id; a wrong token and a crew without inputs show their text where the fields would
+// be; the credential test tells a wrong token and a wrong address. Ends with "N passed, N failed".
+//
+// Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const procs = require('./lib/procs');
+const { prepare } = require('./lib/stack');
+const { launch, signIn } = require('./lib/browser');
+const { versionInfo } = require('./lib/install');
+const { createReport, say } = require('./lib/report');
+const { printHeaderAndExit } = require('./lib/cli');
+
+const SHOTS = path.join(__dirname, 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', 'docs');
+const UI_TIMEOUT = 20000;
+
+// What the package shows; the checks look for these texts, as a user would.
+const CREW_ACTION = 'Kick off a crew and wait for the result';
+const TRIGGER_EVENT = 'On crew finished';
+const NO_INPUTS = 'The crew lists no inputs';
+
+/** Selectors n8n 1.123 and 2.41 share (data-test-id attributes of n8n's own e2e tests). */
+const sel = {
+	addFirstStep: '[data-test-id="canvas-add-button"]',
+	addNext: '[data-test-id="canvas-handle-plus"], [data-test-id="canvas-plus-button"]',
+	creator: '[data-test-id="node-creator"]',
+	search: '[data-test-id="node-creator-search-bar"] input, [data-test-id="search-bar"] input',
+	item: '[data-test-id="item-iterator-item"]',
+	ndv: '[data-test-id="ndv"]',
+	params: '[data-test-id="node-parameters"]',
+	output: '[data-test-id="output-panel"]',
+	dropdown: '.el-select-dropdown:visible, [role="listbox"]:visible',
+};
+
+async function firstStepsSuite({ major, report, root, packed, docs = false }) {
+	fs.mkdirSync(SHOTS, { recursive: true });
+	for (const f of fs.readdirSync(SHOTS)) if (f.startsWith(`n8n${major}-first-failed-`)) fs.rmSync(path.join(SHOTS, f));
+	const label = `first steps in the editor, n8n ${versionInfo(major).version}`;
+	let browser;
+	let stack;
+	let page;
+	let failures = 0;
+	const shot = async (name, { toDocs } = {}) => {
+		const file = path.join(SHOTS, `n8n${major}-first-${name}.png`);
+		await page.screenshot({ path: file });
+		say(`    screenshot ${path.relative(process.cwd(), file)}`);
+		if (toDocs && docs) {
+			const doc = path.join(DOCS, `${toDocs}.png`);
+			fs.copyFileSync(file, doc);
+			say(`    README screenshot ${path.relative(process.cwd(), doc)}`);
+		}
+	};
+	const check = (name, fn) =>
+		report.check(label, name, async () => {
+			try {
+				await fn();
+			} catch (err) {
+				failures += 1;
+				if (page) await shot(`failed-${failures}`).catch(() => {});
+				throw err;
+			}
+		});
+
+	const creator = () => page.locator(sel.creator);
+	const params = () => page.locator(sel.params);
+	const inputsRequests = async () => (await stack.crew.requests()).filter((r) => r.route === 'inputs');
+
+	/** Types into the node creator's search and returns the listed entries as {name, description}. */
+	async function search(text) {
+		const box = page.locator(sel.search).first();
+		await box.fill(text);
+		await page.waitForTimeout(600); // the list filters as one types
+		return await creator()
+			.locator(sel.item)
+			.evaluateAll((els) =>
+				els.map((el) => ({
+					name: el.querySelector('[data-test-id="node-creator-item-name"]')?.textContent.trim(),
+					description: el.querySelector('[data-test-id="node-creator-item-description"]')?.textContent.trim(),
+				})),
+			);
+	}
+
+	/**
+	 * Both queries list the Crew entry; choosing it shows its details: the trigger panel
+	 * opens the trigger's events, the nodes panel the node's actions, and each names the other.
+	 */
+	async function findsCrew(expected, other) {
+		for (const query of ['crew', 'CrewAI']) {
+			const listed = await search(query);
+			if (!listed.some((e) => e.name === 'Crew')) throw new Error(`"${query}" lists no Crew entry (got ${JSON.stringify(listed)})`);
+		}
+		await creator().locator(sel.item).filter({ has: page.getByText('Crew', { exact: true }) }).first().click();
+		await creator().getByText(expected).first().waitFor({ state: 'visible' });
+		await creator().getByText(other).first().waitFor({ state: 'visible' });
+	}
+
+	/** The credential dialog's test result: n8n folds the message under "More details" (1.x shows it in a popup). */
+	async function showsDetails(modal, text) {
+		const deadline = Date.now() + UI_TIMEOUT;
+		while (!(await page.getByText(text).first().isVisible())) {
+			if (Date.now() > deadline) throw new Error(`the credential dialog does not show ${text}`);
+			const more = modal.getByText('More details').first();
+			if (await more.isVisible()) await more.click();
+			await page.waitForTimeout(300);
+		}
+	}
+
+	/** The Crew node's panel with its input fields, opened again if n8n did not load them (see the check before). */
+	async function withFields() {
+		if (await params().getByText('topic', { exact: true }).first().isVisible()) return;
+		await page.keyboard.press('Escape');
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Crew"]').dblclick();
+		await params().getByText('topic', { exact: true }).first().waitFor({ state: 'visible' });
+	}
+
+	async function chooseOption(paramTestId, option) {
+		await page.locator(`[data-test-id="${paramTestId}"]`).first().click();
+		await page.locator(sel.dropdown).last().getByText(option, { exact: true }).first().click();
+	}
+
+	/** n8n loads the fields when the mapper is shown again: as a user does by switching the mode. */
+	async function showInputsAgain() {
+		await chooseOption('parameter-input-inputsMode', 'JSON');
+		await page.locator('[data-test-id="parameter-input-inputsJson"]').waitFor({ state: 'visible' });
+		await chooseOption('parameter-input-inputsMode', 'Map Each Input');
+	}
+
+	try {
+		let url;
+		const ready = await check('n8n start serves the editor; the owner signs in in Chromium', async () => {
+			stack = await prepare({ major, root, packed, log: (m) => say(`  ${m}`) });
+			({ url } = await stack.n8n.start());
+			const owner = await stack.n8n.setupOwner();
+			browser = await launch();
+			page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+			page.setDefaultTimeout(UI_TIMEOUT);
+			await signIn(page, url, owner);
+		});
+		if (!ready) return;
+
+		await check('an empty workflow: the trigger panel finds the Crew entry by "crew" and "CrewAI", with the trigger\'s events and the node\'s actions', async () => {
+			await page.goto(`${url}/workflow/new`);
+			await page.locator(sel.addFirstStep).first().click();
+			await findsCrew(TRIGGER_EVENT, /^Actions \(5\)/);
+			await shot('trigger-panel');
+			// Back to the list, and a manual trigger as the first step.
+			await page.keyboard.press('Escape');
+			if (!(await page.locator(sel.search).first().isVisible())) await page.locator(sel.addFirstStep).first().click();
+			await search('manual');
+			await page.keyboard.press('Enter');
+			await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
+			if (await page.locator(sel.ndv).isVisible()) await page.keyboard.press('Escape');
+		});
+
+		const addedAt = { requests: 0 };
+		await check('the nodes panel finds it too; Kickoff and Wait chosen there shows the crew\'s inputs as fields at once', async () => {
+			await page.locator(sel.addNext).first().click();
+			await findsCrew(CREW_ACTION, /^Triggers \(3\)/);
+			addedAt.requests = (await inputsRequests()).length;
+			await creator().getByText(CREW_ACTION).first().click();
+			await page.locator(sel.ndv).waitFor({ state: 'visible' });
+			for (const name of ['topic', 'audience']) await params().getByText(name, { exact: true }).first().waitFor({ state: 'visible' });
+			const asked = (await inputsRequests()).slice(addedAt.requests);
+			if (!asked.some((r) => r.status === 200 && r.tokenType === 'organization')) {
+				throw new Error(`the fields did not come from GET /inputs with the organization token: ${JSON.stringify(asked)}`);
+			}
+			await params().getByText('Crew (organization token)').first().waitFor({ state: 'visible' });
+			await shot('fields', { toDocs: 'editor-inputs' });
+		});
+
+		await check('the fields are filled and "Execute step" shows the crew\'s result', async () => {
+			await withFields();
+			for (const [name, value] of [['topic', 'robots'], ['audience', 'makers']]) {
+				await params().locator(`[data-test-id="parameter-input-${name}"] [data-test-id="parameter-input-field"]`).first().fill(value);
+			}
+			await page.locator('[data-test-id="node-execute-button"]').first().click();
+			await page.locator(sel.output).getByText('Crew finished: topic=robots; audience=makers').first().waitFor({ state: 'visible' });
+			const [run] = (await stack.crew.runs()).slice(-1);
+			if (!run || run.inputs.topic !== 'robots' || run.inputs.audience !== 'makers') throw new Error(`the service got ${JSON.stringify(run && run.inputs)}`);
+			await shot('result', { toDocs: 'editor-result' });
+		});
+
+		await check('Continue On Fail on a failing crew: the output item has the fields error, description and kickoff_id', async () => {
+			const failing = JSON.stringify({ reference: { outcome: 'failure', error: 'the writer agent gave up', durationMs: 300 } });
+			await params().locator('[data-test-id="collection-parameter-add"]').first().click();
+			await page.locator(sel.dropdown).last().getByText('Meta', { exact: true }).first().click();
+			await params().locator('[data-test-id="parameter-input-meta"] .cm-content').first().click();
+			await page.keyboard.press('ControlOrMeta+a');
+			await page.keyboard.insertText(failing);
+			await page.getByText('Settings', { exact: true }).first().click();
+			await chooseOption('parameter-input-onError', 'Continue');
+			await page.getByText('Parameters', { exact: true }).first().click();
+			await page.locator('[data-test-id="node-execute-button"]').first().click();
+			const output = page.locator(sel.output);
+			await output.getByText('the writer agent gave up').first().waitFor({ state: 'visible' });
+			const headers = (await output.locator('th').allInnerTexts()).map((t) => t.trim());
+			for (const field of ['error', 'description', 'kickoff_id']) {
+				if (!headers.includes(field)) throw new Error(`no "${field}" column in the output (columns: ${headers.join(', ')})`);
+			}
+			const [run] = (await stack.crew.runs()).slice(-1);
+			await output.getByText(run.kickoffId, { exact: true }).first().waitFor({ state: 'visible' });
+			await shot('continue-on-fail');
+		});
+
+		await check('a wrong token: where the fields would be, the service\'s 401 and where to copy the token', async () => {
+			await chooseOption('node-credentials-select', 'Crew (wrong token)');
+			await showInputsAgain();
+			await params().getByText(/answered 401 while reading the crew's inputs/).first().waitFor({ state: 'visible' });
+			await params().getByText(/Status tab/).first().waitFor({ state: 'visible' });
+			await shot('wrong-token');
+		});
+
+		await check('a crew without inputs: the node\'s own no-inputs text', async () => {
+			await stack.crew.configure({ inputs: [] });
+			try {
+				await chooseOption('node-credentials-select', 'Crew (organization token)');
+				await showInputsAgain();
+				await params().getByText(NO_INPUTS).first().waitFor({ state: 'visible' });
+				await shot('no-inputs');
+			} finally {
+				await stack.crew.reset();
+			}
+		});
+
+		await check('the credential test tells a wrong token and a wrong address with the package\'s advice', async () => {
+			await chooseOption('node-credentials-select', 'Crew (wrong token)');
+			await page.locator('[data-test-id="credential-edit-button"]').first().click();
+			const modal = page.locator('[data-test-id="editCredential-modal"], .el-dialog:visible').first();
+			await showsDetails(modal, /Copy the current token from the crew's Status tab/);
+			await shot('credential-wrong-token', { toDocs: 'editor-credential-test' });
+			const baseUrl = modal.locator('[data-test-id="parameter-input-baseUrl"] input').first();
+			await baseUrl.fill(`${stack.crew.url}/not-a-crew`);
+			await modal.locator('[data-test-id="credential-save-button"]').first().click();
+			await showsDetails(modal, /No crew answered at this Base URL/);
+			await shot('credential-wrong-address');
+			await page.keyboard.press('Escape');
+		});
+	} finally {
+		if (browser) await browser.close().catch(() => {});
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+		}
+	}
+}
+
+async function main() {
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, docs: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	if (values.help) printHeaderAndExit(__filename);
+	procs.installExitHandlers();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-first-'));
+	const report = createReport();
+	try {
+		await firstStepsSuite({ major: values.n8n || '2', report, root, docs: Boolean(values.docs) });
+	} finally {
+		await procs.stopAll();
+		if (values.keep) say(`kept ${root}`);
+		else fs.rmSync(root, { recursive: true, force: true });
+		process.exitCode = report.finish();
+	}
+}
+
+module.exports = { firstStepsSuite };
+
+if (require.main === module) {
+	main().catch((err) => {
+		console.error(err);
+		procs.stopAll().finally(() => process.exit(1));
+	});
+}
