@@ -100,7 +100,7 @@ function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | '
 	};
 }
 
-const triggerNode: INode = {
+export const triggerNode: INode = {
 	id: 'trigger-node-id',
 	name: TRIGGER_NAME,
 	type: 'n8n-nodes-base.manualTrigger',
@@ -109,7 +109,7 @@ const triggerNode: INode = {
 	parameters: {},
 };
 
-function crewWorkflow(options: CrewRunOptions, itemCount: number): WorkflowSpec {
+export function crewWorkflow(options: CrewRunOptions, itemCount: number): WorkflowSpec {
 	return {
 		nodes: [triggerNode, crewNode(options, parametersForItems(options.parameters, itemCount))],
 		connections: { [TRIGGER_NAME]: { main: [[{ node: CREW_NODE_NAME, type: 'main', index: 0 }]] } },
@@ -136,7 +136,7 @@ export interface CrewRun {
  * description, context, httpCode…); it comes back as an Error with those, so
  * `rejects.toThrow` works on it.
  */
-function storedError(run: IRun): (Error & IDataObject) | undefined {
+export function storedError(run: IRun): (Error & IDataObject) | undefined {
 	const stored = run.data.resultData.error;
 	return stored ? (Object.assign(new Error(stored.message), stored) as unknown as Error & IDataObject) : undefined;
 }
@@ -146,6 +146,11 @@ export interface CrewWorkflowRun extends CrewRun {
 	error?: Error & IDataObject;
 }
 
+/** The Crew node's outputs in a run (its first, or with -1 its last), as n8n's execution view lists them. */
+export function crewOutputsOf(run: IRun, runIndex = 0): INodeExecutionData[][] {
+	return (run.data.resultData.runData[CREW_NODE_NAME]?.at(runIndex)?.data?.main ?? []).map((output) => output ?? []);
+}
+
 /** Runs the workflow and gives everything it left, after checking all of it for the token. */
 export async function runCrewWorkflow(options: CrewRunOptions): Promise<CrewWorkflowRun> {
 	const items = options.items ?? [{ json: {} }];
@@ -153,7 +158,7 @@ export async function runCrewWorkflow(options: CrewRunOptions): Promise<CrewWork
 	const { token } = options.credentials;
 	assertTokenHidden(token, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
 	assertTokenHidden(token, 'logs', record.logs.join('\n'));
-	const outputs = (run.data.resultData.runData[CREW_NODE_NAME]?.[0]?.data?.main ?? []).map((output) => output ?? []);
+	const outputs = crewOutputsOf(run);
 	return { output: outputs[0] ?? [], outputs, record, run, error: storedError(run) };
 }
 

@@ -160,13 +160,23 @@ export interface WorkflowSpec {
 	connections: IConnections;
 	nodeTypes: INodeTypes;
 	credentials: Credentials;
+	/**
+	 * Where n8n's /webhook-waiting/ route is (n8n's WEBHOOK_URL plus the waiting
+	 * endpoint): n8n-core builds `$execution.resumeUrl` from it. `null` for an n8n
+	 * that gives none.
+	 */
+	webhookWaitingBaseUrl?: string | null;
 }
 
 let executionCount = 0;
 
-/** What the n8n server hands the engine for one execution. */
-function additionalDataFor(credentials: Credentials, workflowData: IWorkflowBase, mode: WorkflowExecuteMode): IWorkflowExecuteAdditionalData {
-	const executionId = String(++executionCount);
+/**
+ * What the n8n server hands the engine for one execution: a new execution's, or
+ * with `executionId` an existing one's, as n8n gives it again when a waiting
+ * execution's webhook is called.
+ */
+export function additionalDataFor(spec: WorkflowSpec, workflowData: IWorkflowBase, mode: WorkflowExecuteMode, executionId = String(++executionCount)): IWorkflowExecuteAdditionalData {
+	const { credentials } = spec;
 	const notInThisPackage = (what: string) => async () => {
 		throw new UnexpectedError(`${what} is not used by this package's nodes`);
 	};
@@ -181,7 +191,7 @@ function additionalDataFor(credentials: Credentials, workflowData: IWorkflowBase
 		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
 		formTestBaseUrl: 'http://localhost:5678/form-test',
 		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookWaitingBaseUrl: spec.webhookWaitingBaseUrl === undefined ? 'http://localhost:5678/webhook-waiting' : (spec.webhookWaitingBaseUrl ?? undefined),
 		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
 		mcpBaseUrl: 'http://localhost:5678/mcp',
 		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
@@ -195,7 +205,7 @@ function additionalDataFor(credentials: Credentials, workflowData: IWorkflowBase
 	return additionalData as IWorkflowExecuteAdditionalData;
 }
 
-function workflowOf(spec: WorkflowSpec): { workflow: Workflow; workflowData: IWorkflowBase } {
+export function workflowOf(spec: WorkflowSpec): { workflow: Workflow; workflowData: IWorkflowBase } {
 	const workflowData = {
 		id: 'crew-test-workflow',
 		name: 'Crew node test',
@@ -215,6 +225,16 @@ function workflowOf(spec: WorkflowSpec): { workflow: Workflow; workflowData: IWo
 export interface WorkflowRun {
 	run: IRun;
 	record: RunRecord;
+	/** The execution's ID, as `$execution.id` gave it. */
+	executionId: string;
+}
+
+/** Runs `work` as part of a run: its requests and log lines are recorded in what it returns. */
+export async function recordRun<T>(work: () => Promise<T>): Promise<{ result: T; record: RunRecord }> {
+	const record = { requests: [], maxInFlight: {}, logs: [], inFlight: {} };
+	const result = await currentRun.run(record, work);
+	const { inFlight: _, ...seen } = record;
+	return { result, record: seen };
 }
 
 /**
@@ -227,7 +247,8 @@ export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INo
 	const mode: WorkflowExecuteMode = 'trigger';
 	const { workflow, workflowData } = workflowOf(spec);
 	const record = { requests: [], maxInFlight: {}, logs: [], inFlight: {} };
-	const workflowExecute = new WorkflowExecute(additionalDataFor(spec.credentials, workflowData, mode), mode);
+	const executionId = String(++executionCount);
+	const workflowExecute = new WorkflowExecute(additionalDataFor(spec, workflowData, mode, executionId), mode);
 	const running = currentRun.run(record, () =>
 		workflowExecute.run({
 			workflow,
@@ -241,7 +262,7 @@ export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INo
 	try {
 		const run = await running;
 		const { inFlight: _, ...seen } = record;
-		return { run, record: seen };
+		return { run, record: seen, executionId };
 	} finally {
 		cancelSignal?.removeEventListener('abort', cancel);
 	}
@@ -250,5 +271,5 @@ export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INo
 /** n8n-core's context for a node's load-options and resource-mapping methods, as the editor calls them. */
 export function loadOptionsContext(spec: WorkflowSpec, node: INode, parameterPath: string): ILoadOptionsFunctions {
 	const { workflow, workflowData } = workflowOf(spec);
-	return new LoadOptionsContext(workflow, node, additionalDataFor(spec.credentials, workflowData, 'internal'), parameterPath);
+	return new LoadOptionsContext(workflow, node, additionalDataFor(spec, workflowData, 'internal'), parameterPath);
 }

@@ -1,0 +1,183 @@
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import type { IDataObject } from 'n8n-workflow';
+
+import { useCrewService, ORGANIZATION_TOKEN } from '../helpers/crewService';
+import { items, runCrewNode } from '../helpers/crewWorkflow';
+import type { CrewRunOptions } from '../helpers/crewWorkflow';
+import { callResumeWebhook, runUntilParked as runWorkflowUntilParked } from '../helpers/waitingExecution';
+import type { ParkedExecution } from '../helpers/waitingExecution';
+
+const crew = useCrewService();
+
+/** Stands in for n8n's /webhook-waiting/ route: records every call the crew service makes to the resume URL. */
+interface ResumeCall {
+	url: string;
+	authorization: string | undefined;
+	body: unknown;
+}
+let resumeServer: http.Server;
+let resumeBase: string;
+const resumeCalls: ResumeCall[] = [];
+beforeAll(async () => {
+	resumeServer = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			resumeCalls.push({ url: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+		});
+	});
+	await new Promise<void>((resolve) => resumeServer.listen(0, '127.0.0.1', resolve));
+	resumeBase = `http://127.0.0.1:${(resumeServer.address() as AddressInfo).port}`;
+});
+afterAll(async () => await new Promise((resolve) => resumeServer.close(resolve)));
+beforeEach(() => void (resumeCalls.length = 0));
+
+const byCallback = (options: object = {}) => ({
+	operation: 'kickoffAndWait',
+	waitBy: 'callback',
+	inputsMode: 'json',
+	inputsJson: '{"topic": "AI"}',
+	options: { pollInterval: 0.1, timeout: 60, firstPhase: 0.3, ...options },
+});
+
+/** The workflow run on n8n's engine until the Crew node parks it, with n8n's /webhook-waiting/ at the stand-in above. */
+async function runUntilParked(parameters: object, options: Omit<CrewRunOptions, 'parameters' | 'credentials'> & { webhookWaitingBaseUrl?: string | null } = {}) {
+	const before = Date.now();
+	const execution = await runWorkflowUntilParked({ parameters, credentials: crew.credentials, webhookWaitingBaseUrl: `${resumeBase}/webhook-waiting`, ...options });
+	if (execution.error) throw execution.error;
+	return { ...execution, before };
+}
+
+/** A call to the resume URL (the crew service's, or a forged one), handled as n8n does: the signature, then the node's webhook(). */
+async function callWebhook(execution: ParkedExecution, call: { url?: string; body: unknown; authorization?: string }) {
+	const query = Object.fromEntries(new URL(call.url ?? '/', resumeBase).searchParams);
+	const headers = { 'content-type': 'application/json', ...(call.authorization === undefined ? {} : { authorization: call.authorization }) };
+	return await callResumeWebhook(execution, { body: call.body, headers, query });
+}
+
+async function deliveredCall(count = 1): Promise<ResumeCall[]> {
+	await crew.service.waitForWebhooks((deliveries) => deliveries.filter((d) => d.kind === 'stream' && d.status !== null).length >= count, 10_000);
+	return resumeCalls;
+}
+
+describe('Kickoff and Wait, Wait By: Callback', () => {
+	it('kicks off with the resume URL as given and a bearer token, parks until the timeout, and the crew\'s call resumes it with the normalized record', async () => {
+		crew.service.configure({ durationMs: 1_500 });
+		const execution = await runUntilParked(byCallback());
+		const { output, waitTill, parked, executionId, before } = execution;
+		const [run] = crew.service.runs;
+		expect(output).toEqual([{ json: expect.objectContaining({ kickoff_id: run.kickoffId, state: 'running', waiting_for: 'callback' }), pairedItem: { item: 0 } }]);
+		expect(execution.run.status).toBe('waiting');
+		expect(waitTill?.getTime()).toBeGreaterThanOrEqual(before + 60_000);
+		expect(waitTill?.getTime()).toBeLessThan(Date.now() + 60_000 + 1);
+		// $execution.resumeUrl as n8n 2.x builds it: the waiting route, the execution's ID and its resume token as `signature`.
+		const { resumeToken } = execution.run.data;
+		expect(resumeToken).toMatch(/^\w{16,}$/);
+		const resumeUrl = `${resumeBase}/webhook-waiting/${executionId}?signature=${resumeToken}`;
+		expect(run.callbacks.stream).toEqual({ url: resumeUrl, events: ['crew_kickoff_completed', 'crew_kickoff_failed'], realtime: true, auth: 'bearer' });
+		// The waiting item is the timeout output, and holds no token.
+		expect(parked[0].json).toMatchObject({ kickoff_id: run.kickoffId, error: `The crew did not call back within 60 seconds (kickoff ID ${run.kickoffId})` });
+		expect(parked[0].error?.message).toBe(parked[0].json.error);
+
+		const [call] = await deliveredCall();
+		expect(call.url).toBe(`/webhook-waiting/${executionId}?signature=${resumeToken}`);
+		expect(call.authorization).toMatch(/^Bearer \w{32,}$/);
+		// Neither the waiting item nor anything else n8n stores with the waiting execution holds the callback token.
+		expect(JSON.stringify(parked)).not.toContain(call.authorization?.slice(7));
+		expect(JSON.stringify(execution.run)).not.toContain(call.authorization?.slice(7));
+		const { result, resumed } = await callWebhook(execution, call);
+		const polled = await runCrewNode({ parameters: { operation: 'getStatus', kickoffId: run.kickoffId }, credentials: crew.credentials });
+		expect(result.workflowData).toEqual([[{ json: polled.output[0].json, pairedItem: { item: 0 } }]]);
+		expect(result.workflowData?.[0][0].json).toMatchObject({ state: 'completed', result: 'Crew finished: topic=AI' });
+		expect(JSON.stringify(result)).not.toContain(ORGANIZATION_TOKEN);
+		// n8n resumes the execution with it: the Crew node's output is the crew's record, and the execution succeeds.
+		expect(resumed?.run.status).toBe('success');
+		expect(resumed?.output).toEqual([{ json: polled.output[0].json, pairedItem: { item: 0 } }]);
+	});
+
+	it('gives a failed crew polling\'s error item', async () => {
+		crew.service.configure({ durationMs: 800, plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }) });
+		const execution = await runUntilParked(byCallback());
+		const [call] = await deliveredCall();
+		const { result, resumed } = await callWebhook(execution, call);
+		const [[item]] = result.workflowData ?? [[]];
+		const kickoffId = crew.service.runs[0].kickoffId;
+		expect(item.json).toEqual({
+			error: `The crew failed (kickoff ID ${kickoffId}): LLM key invalid`,
+			description: expect.stringContaining('reported a failure'),
+			kickoff_id: kickoffId,
+		});
+		expect(item.error?.message).toBe(item.json.error);
+
+		crew.service.configure({ durationMs: 100, plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }) });
+		const polling = await runCrewNode({ parameters: { ...byCallback(), waitBy: 'polling' }, credentials: crew.credentials, continueOnFail: true });
+		// What n8n shows once resumed is the same item polling gives with Continue On Fail (n8n-core keeps only an error item's `error`).
+		const [shown] = resumed?.output ?? [];
+		expect(shown).toEqual({ json: { error: item.json.error }, error: item.error, pairedItem: { item: 0 } });
+		expect(Object.keys(polling.output[0].json)).toEqual(Object.keys(shown.json));
+		expect(polling.output[0].error?.constructor).toBe(shown.error?.constructor);
+	});
+
+	it('keeps waiting on a forged call: wrong token, another kickoff, or no final event', async () => {
+		crew.service.configure({ durationMs: 1_000 });
+		const execution = await runUntilParked(byCallback());
+		const [call] = await deliveredCall();
+		const events = (call.body as { events: IDataObject[] }).events;
+		const forgeries = [
+			{ url: call.url, body: call.body, authorization: 'Bearer 0000' },
+			{ url: call.url, body: call.body, authorization: undefined },
+			{ url: call.url, body: { events: events.map((event) => ({ ...event, execution_id: 'someone-else' })) }, authorization: call.authorization },
+			{ url: call.url, body: { events: events.map((event) => ({ ...event, type: 'task_completed' })) }, authorization: call.authorization },
+		];
+		const readsBefore = crew.service.runs[0].statusRequests;
+		const answers = [];
+		for (const forgery of forgeries) {
+			const { result, answered, resumed } = await callWebhook(execution, forgery);
+			expect(result.workflowData).toBeUndefined();
+			expect(resumed).toBeUndefined();
+			answers.push(answered.status ?? 200);
+		}
+		expect(answers).toEqual([401, 401, 409, 200]);
+		// n8n itself refuses a call without the resume URL's signature, before the node (the signature is the crew's URL's own).
+		const unsigned = await callWebhook(execution, { url: '/', body: call.body, authorization: call.authorization });
+		expect([unsigned.answered.status, unsigned.result.workflowData]).toEqual([401, undefined]);
+		// None of them got as far as the confirming status read.
+		expect(crew.service.runs[0].statusRequests).toBe(readsBefore);
+	});
+
+	it('answers a crew that ends within the first phase at once, without parking', async () => {
+		crew.service.configure({ durationMs: 200 });
+		const { output, waitTill, run } = await runUntilParked(byCallback({ firstPhase: 5 }));
+		expect(waitTill).toBeUndefined();
+		expect(run.status).toBe('success');
+		expect(output[0].json).toMatchObject({ state: 'completed', result: 'Crew finished: topic=AI' });
+	});
+
+	it('refuses more than one item, starting no crew, and with Continue On Fail gives every item the error', async () => {
+		const { output, waitTill } = await runUntilParked(byCallback(), { items: items(3), continueOnFail: true });
+		expect(waitTill).toBeUndefined();
+		expect(crew.service.count('kickoff', 'POST')).toBe(0);
+		expect(output).toHaveLength(3);
+		for (const [index, item] of output.entries()) {
+			expect(item.json.error).toBe('Wait By: Callback handles one item per execution; this node received 3');
+			expect(item.pairedItem).toEqual({ item: index });
+		}
+		await expect(runUntilParked(byCallback(), { items: items(2) })).rejects.toThrow('received 2');
+	});
+
+	it('refuses the Event Stream option, which the mode uses itself', async () => {
+		const parameters = byCallback({ eventStreamUrl: 'http://127.0.0.1:1/x' });
+		await expect(runUntilParked(parameters)).rejects.toThrow('Event Stream cannot be set with Wait By: Callback');
+		expect(crew.service.count('kickoff', 'POST')).toBe(0);
+	});
+
+	it('starts no crew when n8n gives no resume URL the crew can call', async () => {
+		// n8n 1.x without a waiting base URL gives "undefined/<id>", which n8n 2.x's engine cannot build (it fails the
+		// expression itself); a base that is no web address is how this engine gives a resume URL no crew can call.
+		await expect(runUntilParked(byCallback(), { webhookWaitingBaseUrl: 'urn:n8n:webhook-waiting' })).rejects.toThrow('n8n gave no resume URL');
+		await expect(runUntilParked(byCallback(), { webhookWaitingBaseUrl: null })).rejects.toThrow();
+		expect(crew.service.count('kickoff', 'POST')).toBe(0);
+	});
+});
