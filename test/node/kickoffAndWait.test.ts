@@ -57,11 +57,13 @@ describe('Kickoff and Wait', () => {
 		});
 		const failedRun = crew.service.runs.find((run) => run.inputs.topic === 'fail');
 		expect(output.map((item) => item.json.state ?? 'error')).toEqual(['completed', 'error', 'error', 'completed']);
-		// n8n-core keeps only `error` in an error item's json: the kickoff ID survives in the message.
-		expect(output[1].json).toEqual({ error: `The crew failed (kickoff ID ${failedRun?.kickoffId}): boom` });
-		expect(output[2].json.error).toMatch(/not valid JSON/);
-		// n8n's "Continue (using error output)" routes items by this field.
-		expect(output.map((item) => item.error?.constructor.name)).toEqual([undefined, 'NodeOperationError', 'NodeOperationError', undefined]);
+		// With Continue the details are fields of the item, which n8n-core would strip from one carrying `error`.
+		expect(output[1].json).toEqual({
+			error: `The crew failed (kickoff ID ${failedRun?.kickoffId}): boom`,
+			description: expect.stringMatching(/reported a failure/),
+			kickoff_id: failedRun?.kickoffId,
+		});
+		expect(output[2].json).toEqual({ error: expect.stringMatching(/not valid JSON/), description: expect.stringMatching(/JSON object/) });
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(crew.service.runs).toHaveLength(3);
 	});

@@ -21,13 +21,16 @@ describe('On Error, as n8n-core applies it', () => {
 		expect(crew.service.runs).toHaveLength(1);
 	});
 
-	it('Continue: one item per input, in order, the failing one with only its message in the json', async () => {
+	it('Continue: one item per input, in order, the failing one with its message and advice as fields', async () => {
 		const { outputs } = await runCrewNode({ parameters: secondItemBroken, credentials: crew.credentials, items: items(3), onError: 'continueRegularOutput' });
 		const [first, third] = crew.service.runs;
 		expect(outputs).toHaveLength(1);
-		expect(outputs[0].map((item) => item.json)).toEqual([{ kickoff_id: first.kickoffId }, { error: expect.stringMatching(/not valid JSON/) }, { kickoff_id: third.kickoffId }]);
+		expect(outputs[0].map((item) => item.json)).toEqual([
+			{ kickoff_id: first.kickoffId },
+			{ error: expect.stringMatching(/not valid JSON/), description: expect.stringMatching(/JSON object/) },
+			{ kickoff_id: third.kickoffId },
+		]);
 		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(outputs[0][1].error?.description).toBeTruthy();
 	});
 
 	it('Continue (using error output): the failing item goes to the error output, each output paired with its own inputs', async () => {
@@ -36,11 +39,14 @@ describe('On Error, as n8n-core applies it', () => {
 		expect(outputs).toHaveLength(2);
 		expect(outputs[0].map((item) => item.json)).toEqual([{ kickoff_id: first.kickoffId }, { kickoff_id: third.kickoffId }]);
 		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
-		expect(outputs[1].map((item) => item.json)).toEqual([{ error: expect.stringMatching(/not valid JSON/) }]);
+		// n8n routes an item whose json holds only `error` there, so the details sit inside it; n8n then adds the input's fields.
+		expect(outputs[1].map((item) => item.json)).toEqual([
+			{ error: { message: expect.stringMatching(/not valid JSON/), description: expect.stringMatching(/JSON object/) }, index: 1 },
+		]);
 		expect(outputs[1].map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
 	});
 
-	it('Continue (using error output) with Kickoff and Wait: a failed crew goes to the error output, its kickoff ID in the message', async () => {
+	it('Continue (using error output) with Kickoff and Wait: a failed crew goes to the error output, with its kickoff ID', async () => {
 		crew.service.configure({ plan: ({ inputs }) => (inputs.topic === 'item 0' ? { outcome: 'failure', error: 'boom', durationMs: 100 } : { durationMs: 200 }) });
 		const { outputs } = await runCrewNode({
 			parameters: (itemIndex) => ({ operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: `{"topic": "item ${itemIndex}"}`, options: { pollInterval: 0.1, timeout: 20 } }),
@@ -50,6 +56,9 @@ describe('On Error, as n8n-core applies it', () => {
 		});
 		const failed = crew.service.runs.find((run) => run.inputs.topic === 'item 0');
 		expect(outputs[0].map((item) => [item.json.result, item.pairedItem])).toEqual([['Crew finished: topic=item 1', { item: 1 }]]);
-		expect(outputs[1].map((item) => [item.json, item.pairedItem])).toEqual([[{ error: `The crew failed (kickoff ID ${failed?.kickoffId}): boom` }, { item: 0 }]]);
+		const message = `The crew failed (kickoff ID ${failed?.kickoffId}): boom`;
+		expect(outputs[1].map((item) => [item.json, item.pairedItem])).toEqual([
+			[{ error: { message, description: expect.stringMatching(/reported a failure/), kickoff_id: failed?.kickoffId }, index: 0 }, { item: 0 }],
+		]);
 	});
 });

@@ -97,9 +97,9 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		expect(resumed?.output).toEqual([{ json: polled.output[0].json, pairedItem: { item: 0 } }]);
 	});
 
-	it('gives a failed crew polling\'s error item', async () => {
+	it('gives a failed crew polling\'s error item, with Continue On Fail as polling has it', async () => {
 		crew.service.configure({ durationMs: 800, plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }) });
-		const execution = await runUntilParked(byCallback());
+		const execution = await runUntilParked(byCallback(), { continueOnFail: true });
 		const [call] = await deliveredCall();
 		const { result, resumed } = await callWebhook(execution, call);
 		const [[item]] = result.workflowData ?? [[]];
@@ -109,15 +109,17 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 			description: expect.stringContaining('reported a failure'),
 			kickoff_id: kickoffId,
 		});
-		expect(item.error?.message).toBe(item.json.error);
 
 		crew.service.configure({ durationMs: 100, plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }) });
 		const polling = await runCrewNode({ parameters: { ...byCallback(), waitBy: 'polling' }, credentials: crew.credentials, continueOnFail: true });
-		// What n8n shows once resumed is the same item polling gives with Continue On Fail (n8n-core keeps only an error item's `error`).
+		// What n8n shows once resumed is the item polling gives with Continue On Fail: the same fields, none stripped.
 		const [shown] = resumed?.output ?? [];
-		expect(shown).toEqual({ json: { error: item.json.error }, error: item.error, pairedItem: { item: 0 } });
-		expect(Object.keys(polling.output[0].json)).toEqual(Object.keys(shown.json));
-		expect(polling.output[0].error?.constructor).toBe(shown.error?.constructor);
+		expect(shown).toEqual({ json: item.json, pairedItem: { item: 0 } });
+		const pollingKickoffId = crew.service.runs[1].kickoffId;
+		expect(polling.output[0]).toEqual({
+			json: { ...item.json, error: `The crew failed (kickoff ID ${pollingKickoffId}): LLM key invalid`, kickoff_id: pollingKickoffId },
+			pairedItem: { item: 0 },
+		});
 	});
 
 	it('keeps waiting on a forged call: wrong token, another kickoff, or no final event', async () => {

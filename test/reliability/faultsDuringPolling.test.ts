@@ -68,8 +68,7 @@ describe('faults on kickoff', () => {
 		crew.service.injectFault({ route: 'kickoff', ...fault });
 		const { output } = await runCrewNode({ parameters: waitFor(), credentials: crew.credentials, items: items(2), continueOnFail: true });
 		expect(output[0].json.error).toMatch(/while starting the crew/);
-		// n8n keeps only `error` in the item's json; the description is on the item's error, which the editor shows.
-		expect(output[0].error?.description).toMatch(/may or may not have started/);
+		expect(output[0].json.description).toMatch(/may or may not have started/);
 		expect(output[1].json.state).toBe('completed');
 		expect(crew.service.count('kickoff', 'POST')).toBe(2);
 	});
