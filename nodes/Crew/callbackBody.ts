@@ -20,6 +20,18 @@ export interface CallbackSecrets {
 	signingSecret?: string;
 }
 
+/** The secrets of a Crew Callback API credential's data, each a text or absent. */
+export function callbackSecretsOf(data: IDataObject): CallbackSecrets {
+	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+	return {
+		bearerToken: text(data.bearerToken),
+		basicUser: text(data.basicUser),
+		basicPassword: text(data.basicPassword),
+		metaSecret: text(data.metaSecret),
+		signingSecret: text(data.signingSecret),
+	};
+}
+
 /** The Kickoff's Event Stream option. */
 export interface EventStreamOption {
 	url?: string;

@@ -8,13 +8,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { CALLBACK_CREDENTIAL_TYPE } from '../Crew/actions/callbackSecrets';
+import { callbackSecretsOf } from '../Crew/callbackBody';
 import { isPlainObject } from '../Crew/crewStatus';
 import { nothingToRegister } from '../Crew/webhookRegistration';
 import type { TriggerSecrets } from './callbackAuth';
 import { receiveCall } from './receiveCall';
 import type { TriggerEvent } from './receiveCall';
 
-const CALLBACK_CREDENTIAL_TYPE = 'crewCallbackApi';
 
 /** Kept small and apart: it tells where to paste this trigger's URL. */
 const notice: INodeProperties = {
@@ -62,15 +63,7 @@ const legacySecret: INodeProperties = {
 
 async function readTriggerSecrets(context: IWebhookFunctions): Promise<TriggerSecrets> {
 	if (context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE] === undefined) return {};
-	const data = await context.getCredentials(CALLBACK_CREDENTIAL_TYPE);
-	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-	return {
-		bearerToken: text(data.bearerToken),
-		basicUser: text(data.basicUser),
-		basicPassword: text(data.basicPassword),
-		metaSecret: text(data.metaSecret),
-		signingSecret: text(data.signingSecret),
-	};
+	return callbackSecretsOf(await context.getCredentials(CALLBACK_CREDENTIAL_TYPE));
 }
 
 export class CrewTrigger implements INodeType {

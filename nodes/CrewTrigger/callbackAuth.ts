@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'crypto';
 
+import type { CallbackSecrets } from '../Crew/callbackBody';
+
 /**
  * Compares two secrets in constant time. Both are hashed first, so neither the
  * content nor the length of the expected secret shows in the time taken.
@@ -9,14 +11,8 @@ export function sameSecret(given: string, expected: string): boolean {
 	return timingSafeEqual(digest(given), digest(expected)) && expected !== '';
 }
 
-/** What the Crew Trigger checks callers against: the Crew Callback API credential's fields. */
-export interface TriggerSecrets {
-	bearerToken?: string;
-	basicUser?: string;
-	basicPassword?: string;
-	metaSecret?: string;
-	signingSecret?: string;
-}
+/** What the Crew Trigger checks callers against: the Crew Callback API credential's fields, the ones the Crew node sends. */
+export type TriggerSecrets = CallbackSecrets;
 
 export type AuthCheck = { ok: true; scheme: 'bearer' | 'basic' } | { ok: false; reason: string };
 

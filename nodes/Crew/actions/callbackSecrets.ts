@@ -1,11 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { callbackSecretsOf } from '../callbackBody';
 import type { CallbackSecrets } from '../callbackBody';
 
 export const CALLBACK_CREDENTIAL_TYPE = 'crewCallbackApi';
-
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /**
  * The Crew Callback API credential's secrets. `required`: a channel was asked
@@ -24,11 +23,5 @@ export async function readCallbackSecrets(context: IExecuteFunctions, itemIndex:
 				'Event Stream and Human Input Webhook need one: create a Crew Callback API credential with a Bearer Token, select it here and in the Crew Trigger that receives the calls.',
 		});
 	}
-	return {
-		bearerToken: text(data.bearerToken),
-		basicUser: text(data.basicUser),
-		basicPassword: text(data.basicPassword),
-		metaSecret: text(data.metaSecret),
-		signingSecret: text(data.signingSecret),
-	};
+	return callbackSecretsOf(data);
 }
