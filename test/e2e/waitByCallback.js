@@ -28,6 +28,7 @@
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
 const { printHeaderAndExit, parseMajors } = require('./lib/cli');
+const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -119,6 +120,10 @@ async function suite({ major, report, root, packed }) {
 			await stack.n8n.start({ env: { N8N_PORT: String(port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
 			await stack.n8n.setupOwner();
 			rest = await restClient(ctx.baseUrl);
+			// n8n answers readiness before it has registered published workflows' webhooks (slower on a busy machine).
+			for (const workflow of Object.values(stack.workflows)) {
+				await waitForWebhook(ctx.baseUrl, workflow.nodes[0].parameters.path, 'POST', stack.n8n.server.proc);
+			}
 		});
 		if (!ready) return;
 		const { n8n, crew, workflows } = stack;
@@ -232,7 +237,11 @@ async function suite({ major, report, root, packed }) {
 			const { status, data } = await finished(executionId);
 			assert.equal(status, 'success');
 			assert.equal(data.resultData.runData[AFTER_NODE], undefined, 'nothing on the success output');
-			assert.equal(afterItems(data, 'Error Branch')[0].error, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
+			// On the error output n8n keeps only an item's `error`, so the details sit inside it.
+			const { error } = afterItems(data, 'Error Branch')[0];
+			assert.equal(error.message, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
+			assert.equal(error.kickoff_id, kickoffId);
+			assert.match(error.description, /reported a failure/);
 		});
 
 		await check('On Error "Stop Workflow" (documented limit): the failed crew\'s error item goes on down the success output', async () => {
