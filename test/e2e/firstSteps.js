@@ -300,11 +300,12 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		await check('the credential test tells a wrong token and a wrong address with the package\'s advice', async () => {
 			await chooseOption('node-credentials-select', 'Crew (wrong token)');
 			await page.locator('[data-test-id="credential-edit-button"]').first().click();
-			// The dialog that holds the credential's Save button (its wrapper differs between the
-			// majors); the texts are looked for in it, not in the node's panel behind it.
+			// The dialog that holds the credential's Base URL (its wrapper differs between the majors,
+			// and 1.123 shows no Save button before an edit); the texts are looked for in it, not in
+			// the node's panel behind it.
 			const dialog = page
 				.locator('[role="dialog"], .el-dialog')
-				.filter({ has: page.locator('[data-test-id="credential-save-button"]') })
+				.filter({ has: page.locator('[data-test-id="parameter-input-baseUrl"]') })
 				.last();
 			await showsDetails(dialog, /Copy the current token from the crew's Status tab/);
 			await shot('credential-wrong-token', { toDocs: 'editor-credential-test' });
