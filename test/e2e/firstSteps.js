@@ -135,7 +135,7 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		await creator().getByText(other).first().waitFor({ state: 'visible' });
 	}
 
-	/** The credential dialog's test result: n8n folds the message under "More details" (1.x shows it in a popup). */
+	/** The credential dialog's test result, which n8n folds under "More details". */
 	async function showsDetails(dialog, text) {
 		const deadline = Date.now() + UI_TIMEOUT;
 		while (!(await dialog.getByText(text).first().isVisible())) {
