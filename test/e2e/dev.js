@@ -58,7 +58,7 @@ async function main() {
 	say(`Reference crew service:  ${crew.url}`);
 	say(`  organization token  ${tokens.organization}`);
 	say(`  user token          ${tokens.user}`);
-	say('  credentials in n8n: "Crew (organization token)", "Crew (user token)", "Crew (wrong token)"');
+	say('  credentials in n8n: "Crew (your organization token)", "Crew (user token)", "Crew (wrong token)"');
 	say('  a kickoff may steer its run with options.meta = {"reference": {"durationMs": 5000, "outcome": "failure"}}');
 	say();
 	say('Sample workflows:');

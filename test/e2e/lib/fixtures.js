@@ -6,9 +6,11 @@ const path = require('node:path');
 
 const WORKFLOWS_DIR = path.join(__dirname, '..', 'workflows');
 
-// Ids match the credentials referenced in test/e2e/workflows/*.json.
+// Ids match the credentials referenced in test/e2e/workflows/*.json. The organization
+// credential's name sorts last on purpose: n8n 1.123's editor gives a new node the last by
+// name (see stack.js), and it is the one a new node should get.
 const CREDENTIALS = {
-	organization: { id: 'crewCredOrg00001', name: 'Crew (organization token)' },
+	organization: { id: 'crewCredOrg00001', name: 'Crew (your organization token)' },
 	user: { id: 'crewCredUser0001', name: 'Crew (user token)' },
 	wrong: { id: 'crewCredWrong001', name: 'Crew (wrong token)' },
 };

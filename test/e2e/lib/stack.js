@@ -33,9 +33,12 @@ async function prepare({ major, root, packed, withPackage = true, crewArgs = [],
 			user: crew.tokens.user,
 			wrong: `wrong-tok-${crypto.randomBytes(12).toString('hex')}`,
 		};
-		// n8n's editor gives a new node the credential updated last (on a tie, the last by
-		// name: the wrong token). The organization token is imported on its own, after the
-		// others, so that it is the default and the wrong one stays for demonstrations.
+		// A new node gets the "most recent" credential of its type: n8n 2.41's editor compares
+		// updatedAt; n8n 1.123's too, but its credential list (/rest/credentials/for-workflow)
+		// carries no updatedAt, so every one ties and the last by name wins (its store sorts by
+		// name). The organization credential is therefore imported on its own, after the others,
+		// AND named to sort last (fixtures.js), so that both majors default to it while the
+		// user and wrong tokens stay in the list for demonstrations.
 		const credentials = credentialsFor(crew.url, tokens);
 		const isOrganization = (c) => c.id === CREDENTIALS.organization.id;
 		await n8n.importCredentials(credentials.filter((c) => !isOrganization(c)));
