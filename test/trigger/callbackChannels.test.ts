@@ -189,6 +189,32 @@ describe('Flow feedback request → Crew Trigger → Answer Feedback Request', (
 		expect(crew.service.runs[0].resumes).toEqual([expect.objectContaining({ approved: true, feedback: 'approved' })]);
 	});
 
+	it('the Crew node\'s Answer, run by n8n\'s engine, answers once; a second answer is that item\'s error; the URL shows nowhere', async () => {
+		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: SIGNING_SECRET });
+		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET } });
+		await pausedKickoff();
+		await settledDeliveries('feedbackRequest');
+		const callbackUrl = trigger.started()[0].callback_url as string;
+		const answer = (feedback: string) =>
+			runCrewNode({
+				parameters: { resource: 'feedbackRequest', operation: 'answerFeedback', callbackUrl, feedback },
+				credentials: crew.credentials,
+				continueOnFail: true,
+			});
+		const first = await answer('approved');
+		expect(first.output).toEqual([
+			{ json: expect.objectContaining({ answered: true, status: 'accepted', outcome: 'approved', callback_host: new URL(callbackUrl).host }), pairedItem: { item: 0 } },
+		]);
+		const second = await answer('rejected');
+		expect(second.output[0].json).toMatchObject({ error: 'This feedback request was already answered' });
+		expect(crew.service.feedbackRequests[0].answers.map((sent) => sent.status)).toEqual([200, 409]);
+		// The URL carries the request's own token: it is in no output item and no log line.
+		for (const run of [first, second]) {
+			expect(JSON.stringify(run.output)).not.toContain(callbackUrl);
+			expect(run.record.logs.join('\n')).not.toContain(new URL(callbackUrl).searchParams.get('token') ?? callbackUrl);
+		}
+	});
+
 	it('a wrong signing secret is refused with 401 and starts nothing', async () => {
 		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: 'whsec_not_the_one' });
 		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET } });
