@@ -2,7 +2,7 @@
 'use strict';
 
 const { randomUUID } = require('node:crypto');
-const { TASKS, describeInputs } = require('./runs');
+const { TASKS, describeInputs, taskOutputHeader } = require('./runs');
 
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').StreamEvent} StreamEvent */
@@ -118,17 +118,12 @@ function authHeader(auth) {
 
 /** The final task's output, as the open-source emitter puts it in crew_kickoff_completed (a TaskOutput). */
 function taskOutputObject(/** @type {number} */ taskIndex, /** @type {string} */ raw, /** @type {object | null} */ json, /** @type {string} */ described) {
-	const task = TASKS[taskIndex];
-	const description = `${task.description} ${described}`;
 	return {
-		description,
-		name: task.name,
-		expected_output: task.expectedOutput,
-		summary: `${description.split(' ').slice(0, 10).join(' ')}...`,
+		...taskOutputHeader(taskIndex, described),
 		raw,
 		pydantic: null,
 		json_dict: json,
-		agent: task.agent,
+		agent: TASKS[taskIndex].agent,
 		output_format: json ? 'json' : 'raw',
 	};
 }

@@ -349,13 +349,8 @@ function webhookPayload(run, event) {
 	}
 	if (event.kind === 'task') {
 		const task = TASKS[event.taskIndex];
-		const description = `${task.description} ${described}`;
 		return {
-			description,
-			name: task.name,
-			expected_output: task.expectedOutput,
-			// As CrewAI's TaskOutput: the description's first ten words.
-			summary: `${description.split(' ').slice(0, 10).join(' ')}...`,
+			...taskOutputHeader(event.taskIndex, described),
 			agent: task.agent,
 			output: taskOutput(run, event.taskIndex),
 			output_json: event.taskIndex === TASKS.length - 1 ? run.plan.resultJson : null,
@@ -461,7 +456,26 @@ function wildRecord(run, at) {
 	};
 }
 
+/**
+ * The fields a CrewAI TaskOutput opens with, for the task webhook and the event
+ * stream alike: its description, name, expected output and summary (the
+ * description's first ten words).
+ * @param {number} taskIndex
+ * @param {string} described the run's inputs, as describeInputs gives them
+ */
+function taskOutputHeader(taskIndex, described) {
+	const task = TASKS[taskIndex];
+	const description = `${task.description} ${described}`;
+	return {
+		description,
+		name: task.name,
+		expected_output: task.expectedOutput,
+		summary: `${description.split(' ').slice(0, 10).join(' ')}...`,
+	};
+}
+
 module.exports = {
+	taskOutputHeader,
 	createRun,
 	resolvePlan,
 	checkPlanOverride,
