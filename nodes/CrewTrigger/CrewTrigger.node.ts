@@ -1,132 +1,14 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IDataObject,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import { CrewCallbackTrigger } from '../CrewCallbackTrigger/CrewCallbackTrigger.node';
 
-import { CALLBACK_CREDENTIAL_TYPE } from '../Crew/actions/callbackSecrets';
-import { callbackSecretsOf } from '../Crew/callbackBody';
-import { isPlainObject } from '../Crew/crewStatus';
-import { nothingToRegister } from '../Crew/webhookRegistration';
-import type { TriggerSecrets } from './callbackAuth';
-import { receiveCall } from './receiveCall';
-import type { TriggerEvent } from './receiveCall';
-
-
-/** Kept small and apart: it tells where to paste this trigger's URL. */
-const notice: INodeProperties = {
-	displayName:
-		'Copy this trigger\'s production URL into the Crew Webhook URL (and Task or Step Webhook URL) options of a Crew node\'s Kickoff, and activate this workflow (in n8n 2.x: publish it). To try it from the editor, use the Test URL instead while listening.',
-	name: 'notice',
-	type: 'notice',
-	default: '',
-};
-
-const events: INodeProperties = {
-	displayName: 'Events',
-	name: 'events',
-	type: 'multiOptions',
-	required: true,
-	// 0.1.0's default, so workflows saved with it keep starting on the same calls.
-	default: ['crew'],
-	options: [
-		{ name: 'Agent Step', value: 'step', description: 'Stream: agent_* events. Legacy Step Webhook URL: each step.' },
-		{ name: 'All Events', value: 'all', description: 'Every call, including event types this node does not know (e.g. your crew\'s own events)' },
-		{ name: 'Crew', value: 'crew', description: 'Stream: crew_kickoff_started/completed/failed and other crew_* events. Legacy Crew Webhook URL: the crew finished.' },
-		{ name: 'Flow', value: 'flow', description: 'Stream: flow_* and method_execution_* events' },
-		{ name: 'Flow Feedback Requested', value: 'feedbackRequest', description: 'A flow waits for human feedback (signed request from the deployment\'s HITL webhook)' },
-		{ name: 'Human Input Requested', value: 'humanInput', description: 'A crew paused for human input (its Human Input Webhook URL); answer with Resume' },
-		{ name: 'LLM', value: 'llm', description: 'Stream: llm_* events' },
-		{ name: 'Memory and Knowledge', value: 'memory', description: 'Stream: memory_* and knowledge_* events' },
-		{ name: 'Run Finished or Failed', value: 'runFinished', description: 'Stream: crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed. Legacy Crew Webhook URL too.' },
-		{ name: 'Task', value: 'task', description: 'Stream: task_* events. Legacy Task Webhook URL: each task finished.' },
-		{ name: 'Tool', value: 'tool', description: 'Stream: tool_* events' },
-	],
-	description: 'Which calls start the workflow, one item per event; others are acknowledged and ignored',
-};
-
-/** The 0.1.0 parameter, shown and honoured only in nodes of that version; newer ones use the credential's Legacy Webhook Secret. */
-const legacySecret: INodeProperties = {
-	displayName: 'Webhook Secret',
-	name: 'secret',
-	type: 'string',
-	typeOptions: { password: true },
-	default: '',
-	description:
-		'If set, only calls whose meta carries the same secret start the workflow; others are refused with 401. Set the same value in the Kickoff\'s Webhook Secret option. Newer versions of this node take it from a Crew Callback API credential instead.',
-	displayOptions: { show: { '@version': [1] } },
-};
-
-async function readTriggerSecrets(context: IWebhookFunctions): Promise<TriggerSecrets> {
-	if (context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE] === undefined) return {};
-	return callbackSecretsOf(await context.getCredentials(CALLBACK_CREDENTIAL_TYPE));
-}
-
-export class CrewTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Crew Trigger',
-		name: 'crewTrigger',
-		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
-		group: ['trigger'],
-		// 1.1: secrets only from the Crew Callback API credential; 1 keeps the Webhook Secret parameter of 0.1.0.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when a crew or flow calls back: its event stream, a request for human input or feedback, or the legacy webhooks',
-		defaults: { name: 'Crew Trigger' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CALLBACK_CREDENTIAL_TYPE, required: false }],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				// The service does not retry and gives up after 30 s: answer at once, run afterwards.
-				responseMode: 'onReceived',
-				path: 'crew',
-			},
-		],
-		properties: [notice, events, legacySecret],
-	};
-
-	/**
-	 * n8n calls these when the workflow is activated (published, in n8n 2.x) or
-	 * starts listening for a test call, to register this webhook with the service
-	 * (checkExists, then create if it answers false), and delete when it stops.
-	 * The crew service keeps no webhook registrations n8n could make: it takes its
-	 * callback URLs with each kickoff (the Crew node's event stream, human input and
-	 * legacy webhook URL options) and calls them for that run only, and a flow's
-	 * feedback webhooks are entered by hand in the deployment's dashboard. So there
-	 * is nothing to register, look up or remove: the webhook exists as soon as n8n
-	 * listens on its URL, and activation and deactivation succeed without a request.
-	 */
-	webhookMethods = nothingToRegister;
-
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const body = this.getBodyData();
-		const rawBody = (this.getRequestObject() as { rawBody?: Buffer | string }).rawBody;
-		const outcome = receiveCall({
-			headers: this.getHeaderData() as Record<string, string | string[] | undefined>,
-			body: isPlainObject(body) ? (body as IDataObject) : {},
-			// Without the raw bytes a signature cannot be checked; the re-serialised JSON then simply fails it.
-			rawBody: rawBody === undefined ? JSON.stringify(body) : rawBody.toString(),
-			picked: this.getNodeParameter('events', ['crew']) as TriggerEvent[],
-			secrets: await readTriggerSecrets(this),
-			legacySecretParameter: String(this.getNodeParameter('secret', '') ?? ''),
-			nowMs: Date.now(),
-		});
-		if (outcome.kind === 'refused') {
-			this.getResponseObject().status(401).json({ message: `Unauthorized: ${outcome.reason}` });
-			return { noWebhookResponse: true };
-		}
-		if (outcome.kind === 'ignored') {
-			// Acknowledged, so the caller sees a delivered call; the service would not retry anyway.
-			return { webhookResponse: { received: true, ignored: outcome.reason } };
-		}
-		return { workflowData: [this.helpers.returnJsonArray(outcome.items)] };
+/**
+ * 0.1.0's Crew Trigger type, "crewTrigger": the same trigger, kept so that the
+ * workflows saved with it still load and start. Hidden from n8n's nodes panel,
+ * which would otherwise fold it into the Crew node's entry (see
+ * CrewCallbackTrigger); new workflows get the Crew Callback Trigger type.
+ */
+export class CrewTrigger extends CrewCallbackTrigger {
+	constructor() {
+		super();
+		this.description = { ...this.description, name: 'crewTrigger', hidden: true };
 	}
 }

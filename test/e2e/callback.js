@@ -15,13 +15,15 @@
 //
 // Per major: the packed package in a fresh user folder, the reference crew service, the
 // credentials, and the workflows of workflows/callback/ only:
-//   trigger.json               Crew Trigger (events: crew, secret e2e-secret) → No-op; made
-//                              active before `n8n start` (2.x publish:workflow, 1.x update:workflow)
+//   trigger.json               Crew Trigger of 0.1.0's type n8n-nodes-crewai.crewTrigger (events:
+//                              crew, secret e2e-secret) → No-op; made active before `n8n start`
+//                              (2.x publish:workflow, 1.x update:workflow)
 //   kickoff.json               Manual trigger → Crew Kickoff with the trigger's production URL as
 //                              Crew Webhook URL and Webhook Secret e2e-secret
 //   kickoff-wrong-secret.json  the same with another secret
-//   (those three are node version 1, as saved by 0.1.0: they prove 0.1.0 workflows still work)
-//   stream-trigger.json        Crew Trigger 1.1 (events: runFinished, Crew Callback API credential) → No-op
+//   (those three are as saved by 0.1.0, type and node version 1: they prove 0.1.0 workflows still work)
+//   stream-trigger.json        Crew Trigger 1.1, type crewCallbackTrigger as the editor adds it now
+//                              (events: runFinished, Crew Callback API credential) → No-op
 //   stream-kickoff.json        Kickoff 1.1 with Event Stream URL = that trigger's URL, same credential
 //   stream-kickoff-wrong-token.json  the same with a credential holding another bearer token
 //   hitl-trigger.json          Crew Trigger 1.1 (events: humanInput) → Crew Resume (approve) of its kickoff
@@ -229,7 +231,7 @@ async function callbackSuite({ major, report, root, packed, withPackage = true, 
 	const ctx = { known: new Set() };
 	const check = (name, fn) => report.check(label, name, fn);
 	try {
-		const ready = await check('n8n start with the Crew Trigger workflow active; the owner signs in over REST', async () => {
+		const ready = await check('n8n start with a 0.1.0 Crew Trigger workflow (type crewTrigger) active; the owner signs in over REST', async () => {
 			const port = await freePort();
 			const baseUrl = `http://127.0.0.1:${port}`;
 			// The URL is known before n8n starts: the trigger's webhookId is fixed in its JSON.

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { CrewTrigger } from '../../nodes/CrewTrigger/CrewTrigger.node';
+import { CrewCallbackTrigger } from '../../nodes/CrewCallbackTrigger/CrewCallbackTrigger.node';
 
 export interface TriggerRequest {
 	/** Lower-case names, as n8n gives them. */
@@ -42,7 +42,7 @@ export async function callCrewTrigger(body: unknown, parameters: { events?: stri
 		}),
 		helpers: { returnJsonArray: (items: IDataObject[]) => items.map((json) => ({ json })) },
 	} as unknown as IWebhookFunctions;
-	const result: IWebhookResponseData = await new CrewTrigger().webhook.call(context);
+	const result: IWebhookResponseData = await new CrewCallbackTrigger().webhook.call(context);
 	return { result, response };
 }
 

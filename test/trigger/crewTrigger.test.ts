@@ -1,4 +1,4 @@
-import { CrewTrigger } from '../../nodes/CrewTrigger/CrewTrigger.node';
+import { CrewCallbackTrigger } from '../../nodes/CrewCallbackTrigger/CrewCallbackTrigger.node';
 import { callCrewTrigger } from '../helpers/webhookFunctions';
 
 const crewPayload = { kickoff_id: 'k1', result: 'Final', result_json: null, token_usage: { total_tokens: 1 }, meta: { webhook_secret: 's3cret', run: 7 } };
@@ -34,7 +34,7 @@ describe('Crew Trigger activation', () => {
 			throw new Error(`activation used this.${String(name)}`);
 		},
 	});
-	const activation = new CrewTrigger().webhookMethods.default;
+	const activation = new CrewCallbackTrigger().webhookMethods.default;
 
 	it('says the webhook exists, so n8n activates without calling create', async () => {
 		await expect(activation.checkExists.call(untouchable)).resolves.toBe(true);

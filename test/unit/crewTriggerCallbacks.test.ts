@@ -1,11 +1,11 @@
 import { createHmac } from 'crypto';
 
-import { checkAuthorization, sameSecret } from '../../nodes/CrewTrigger/callbackAuth';
-import { toFeedbackRequestItem, verifyFeedbackSignature } from '../../nodes/CrewTrigger/flowFeedback';
-import { toHumanInputItem } from '../../nodes/CrewTrigger/humanInput';
-import { channelOf, receiveCall } from '../../nodes/CrewTrigger/receiveCall';
-import type { IncomingCall } from '../../nodes/CrewTrigger/receiveCall';
-import { readStreamEvents } from '../../nodes/CrewTrigger/streamDelivery';
+import { checkAuthorization, sameSecret } from '../../nodes/CrewCallbackTrigger/callbackAuth';
+import { toFeedbackRequestItem, verifyFeedbackSignature } from '../../nodes/CrewCallbackTrigger/flowFeedback';
+import { toHumanInputItem } from '../../nodes/CrewCallbackTrigger/humanInput';
+import { channelOf, receiveCall } from '../../nodes/CrewCallbackTrigger/receiveCall';
+import type { IncomingCall } from '../../nodes/CrewCallbackTrigger/receiveCall';
+import { readStreamEvents } from '../../nodes/CrewCallbackTrigger/streamDelivery';
 
 const TOKEN = 'cb-token-0123456789';
 const SECRET = 'whsec_unit_secret';

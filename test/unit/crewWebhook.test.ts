@@ -1,4 +1,4 @@
-import { carriesSecret, classifyCrewEvent, toTriggerItem } from '../../nodes/CrewTrigger/crewWebhook';
+import { carriesSecret, classifyCrewEvent, toTriggerItem } from '../../nodes/CrewCallbackTrigger/crewWebhook';
 
 // The three payloads of the field notes.
 const step = { prompt: 'p', thought: 't', tool: 'search', tool_input: 'q', result: 'r', kickoff_id: 'k1', meta: { run: 1 } };

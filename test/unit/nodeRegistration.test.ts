@@ -1,0 +1,51 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import type { INodeType } from 'n8n-workflow';
+
+import packageJson from '../../package.json';
+import { CrewCallbackTrigger } from '../../nodes/CrewCallbackTrigger/CrewCallbackTrigger.node';
+import { CrewTrigger } from '../../nodes/CrewTrigger/CrewTrigger.node';
+
+const ROOT = path.join(__dirname, '..', '..');
+const PACKAGE = packageJson.name;
+
+/** Each node n8n loads from package.json, as n8n finds it: the class named after its file, and the codex beside it. */
+const registered = packageJson.n8n.nodes.map((distFile) => {
+	const source = path.join(ROOT, distFile.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+	const className = path.basename(source, '.node.ts');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const NodeClass = (require(source) as Record<string, new () => INodeType>)[className];
+	const codex = JSON.parse(fs.readFileSync(source.replace(/\.ts$/, '.json'), 'utf8')) as { node: string };
+	return { distFile, description: new NodeClass().description, codex };
+});
+
+describe('the nodes n8n loads from package.json', () => {
+	it.each(registered.map((node) => [node.distFile, node]))('%s: the class named after its file, its codex naming its type', (_file, node) => {
+		expect(node.codex.node).toBe(`${PACKAGE}.${node.description.name}`);
+	});
+
+	it('lists the Crew node and the Crew Trigger as two entries: no visible trigger is named after a visible node plus "Trigger"', () => {
+		// n8n's nodes panel folds a node "x" and a trigger "xTrigger" into one entry showing the
+		// trigger's description (its generateMergedNodesAndActions), so a search for the Crew node
+		// would describe it as a trigger.
+		const visible = registered.map((node) => node.description).filter((description) => description.hidden !== true);
+		const names = new Set(visible.map((description) => description.name));
+		const folded = visible.filter((description) => description.group.includes('trigger') && names.has(description.name.replace('Trigger', '')));
+		expect(folded.map((description) => description.name)).toEqual([]);
+		expect(visible.map((description) => description.displayName).sort()).toEqual(['Crew', 'Crew Trigger']);
+	});
+
+	it('keeps 0.1.0\'s "crewTrigger" type, hidden, as the same trigger, so workflows saved with it load and start', () => {
+		const legacy = new CrewTrigger();
+		const current = new CrewCallbackTrigger();
+		expect(legacy.description.name).toBe('crewTrigger');
+		expect(legacy.description.hidden).toBe(true);
+		expect(current.description.hidden).toBeUndefined();
+		expect({ ...legacy.description, name: current.description.name, hidden: undefined }).toEqual({ ...current.description, hidden: undefined });
+		expect(legacy.description.version).toEqual(expect.arrayContaining([1]));
+		// The same class underneath: its webhook and activation methods are the current trigger's.
+		expect(legacy).toBeInstanceOf(CrewCallbackTrigger);
+		expect(legacy.webhookMethods).toBe(current.webhookMethods);
+	});
+});
