@@ -7,14 +7,15 @@
 // --docs  also writes the README's screenshots (docs/editor-*.png) from this run's real states
 // --keep  keep the temporary folder (user folder, n8n and crew service logs)
 //
-// In a new workflow: the trigger panel and the nodes panel find the package by "crew" and
-// "CrewAI"; Kickoff and Wait chosen from the search result shows the crew's inputs as fields (at
-// once, or on 2.41, when it asked before attaching the credential, after the panel's notice to
-// open the node again and reopening it);
-// they are filled and the step runs; Continue On Fail gives the fields error, description
-// and kickoff_id; a wrong token and a crew without inputs show their text where the fields would
-// be; the credential test tells a wrong token and a wrong address (the package's advice on 2.x,
-// n8n's own words on 1.123). Ends with "N passed, N failed".
+// In a new workflow: the trigger panel and the nodes panel find the Crew node and the Crew Trigger
+// by "crew" and "CrewAI", each with its own description; Kickoff and Wait chosen from the search
+// result shows the crew's inputs as fields (at once, or on 2.41, when it asked before attaching the
+// credential, after the panel's notice to open the node again and reopening it); they are filled
+// and the step runs; Continue On Fail gives the fields error, description and kickoff_id; a wrong
+// token and a crew without inputs show their text where the fields would be; the credential test
+// tells a wrong token and a wrong address (the package's advice on 2.x, n8n's own words on 1.123)
+// and, for an address where nothing listens, n8n's own words; a Crew Trigger added from the
+// trigger panel says where to paste its URL in its trigger panel. Ends with "N passed, N failed".
 //
 // Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core).
 
@@ -41,21 +42,24 @@ const NO_INPUTS = 'The crew lists no inputs';
 const REOPEN_NOTICE = /Open this node again to load the crew's inputs/;
 
 /**
- * How many entries n8n's panels list under the Crew entry, read from the built nodes (the
- * tarball under test holds the same files): one trigger per Crew Trigger Events option and
- * one action per Crew operation, across resources. Read rather than written here, so that
- * an event or operation added to the nodes does not break this check, and a panel that
- * drops one still does.
+ * What n8n's panels show of the two nodes, read from the built nodes (the tarball under test
+ * holds the same files): each node's own description, one trigger per Crew Trigger Events
+ * option and one action per Crew operation, across resources. Read rather than written here,
+ * so that a reworded description or an added operation does not break these checks, and a
+ * panel that shows another node's description or drops an entry still does.
  */
 function panelEntries() {
 	const dist = path.join(__dirname, '..', '..', 'dist', 'nodes');
 	const { Crew } = require(path.join(dist, 'Crew', 'Crew.node.js'));
-	const { CrewTrigger } = require(path.join(dist, 'CrewTrigger', 'CrewTrigger.node.js'));
-	const options = (node, name) =>
-		new node().description.properties.filter((p) => p.name === name).flatMap((p) => p.options);
+	const { CrewCallbackTrigger } = require(path.join(dist, 'CrewCallbackTrigger', 'CrewCallbackTrigger.node.js'));
+	const crew = new Crew().description;
+	const trigger = new CrewCallbackTrigger().description;
+	const options = (description, name) => description.properties.filter((p) => p.name === name).flatMap((p) => p.options);
 	return {
-		actions: options(Crew, 'operation').filter((o) => o.action).length,
-		triggers: options(CrewTrigger, 'events').length,
+		actions: options(crew, 'operation').map((o) => o.action).filter(Boolean),
+		events: options(trigger, 'events').length,
+		descriptions: { node: crew.description, trigger: trigger.description },
+		triggerPanelHeader: trigger.triggerPanel.header,
 	};
 }
 
@@ -124,17 +128,36 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 	}
 
 	/**
-	 * Both queries list the Crew entry; choosing it shows its details: the trigger panel
-	 * opens the trigger's events, the nodes panel the node's actions, and each names the other.
+	 * Both queries list the package's two entries: the Crew node's and the Crew Trigger's (n8n
+	 * names a trigger with several events after its app, "Crew", in both panels). n8n 2.41 shows
+	 * each with its own description, which tells them apart; 1.123 shows no description in any
+	 * search result, and lists the node before the trigger. Choosing the node's entry lists all
+	 * its actions; the trigger's, one "On …" per event.
 	 */
-	async function findsCrew(expected, other) {
+	async function findsEntry(node) {
+		const own = Object.values(entries.descriptions).sort();
 		for (const query of ['crew', 'CrewAI']) {
 			const listed = await search(query);
-			if (!listed.some((e) => e.name === 'Crew')) throw new Error(`"${query}" lists no Crew entry (got ${JSON.stringify(listed)})`);
+			const ours = listed.filter((e) => e.name === 'Crew' || e.name === 'Crew Trigger');
+			const described = major === '1' ? ours.map(() => 'none shown') : ours.map((e) => e.description).sort();
+			const expected = major === '1' ? own.map(() => 'none shown') : own;
+			if (JSON.stringify(described) !== JSON.stringify(expected) || (major === '1' && ours.some((e) => e.description))) {
+				throw new Error(`"${query}" does not list the Crew node and the Crew Trigger${major === '1' ? '' : ' with their own descriptions'} (got ${JSON.stringify(listed)})`);
+			}
 		}
-		await creator().locator(sel.item).filter({ has: page.getByText('Crew', { exact: true }) }).first().click();
-		await creator().getByText(expected).first().waitFor({ state: 'visible' });
-		await creator().getByText(other).first().waitFor({ state: 'visible' });
+		if (node === 'node') await shot('search', { toDocs: 'editor-search' });
+		const item =
+			major === '1'
+				? creator().locator(sel.item).filter({ has: page.getByText('Crew', { exact: true }) }).nth(node === 'node' ? 0 : 1)
+				: creator().locator(sel.item).filter({ has: page.getByText(entries.descriptions[node], { exact: true }) }).first();
+		await item.click();
+		await creator().getByText(node === 'node' ? CREW_ACTION : TRIGGER_EVENT).first().waitFor({ state: 'visible' });
+		const shown = (await creator().locator(sel.item).allInnerTexts()).map((text) => text.trim());
+		const missing = node === 'node' ? entries.actions.filter((action) => !shown.includes(action)) : [];
+		const events = shown.filter((text) => /^On /.test(text)).length;
+		if (missing.length > 0 || (node === 'trigger' && events !== entries.events)) {
+			throw new Error(`the ${node}'s entry lists ${JSON.stringify(shown)}: expected ${node === 'node' ? JSON.stringify(entries.actions) : `${entries.events} events`}`);
+		}
 	}
 
 	/** The credential dialog's test result, which n8n folds under "More details". */
@@ -195,10 +218,10 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		});
 		if (!ready) return;
 
-		await check('an empty workflow: the trigger panel finds the Crew entry by "crew" and "CrewAI", with the trigger\'s events and the node\'s actions', async () => {
+		await check('an empty workflow: the trigger panel finds the Crew Trigger and the Crew node by "crew" and "CrewAI", each with its own description; the trigger\'s entry lists its events', async () => {
 			await page.goto(`${url}/workflow/new`);
 			await page.locator(sel.addFirstStep).first().click();
-			await findsCrew(TRIGGER_EVENT, new RegExp(`^Actions \\(${entries.actions}\\)`));
+			await findsEntry('trigger');
 			await shot('trigger-panel');
 			// Back to the list, and a manual trigger as the first step.
 			await page.keyboard.press('Escape');
@@ -217,11 +240,11 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		// sees there. n8n 1.123 attaches the credential first and shows the fields at once.
 		const mayAskBeforeCredential = major === '2';
 		const choseKickoffAndWait = mayAskBeforeCredential
-			? 'the nodes panel finds it too; Kickoff and Wait chosen there shows the crew\'s inputs as fields, at once or, when n8n 2.41 asked before attaching the credential, after the panel\'s notice to open the node again and reopening it'
-			: 'the nodes panel finds it too; Kickoff and Wait chosen there shows the crew\'s inputs as fields at once';
+			? 'the nodes panel finds both too; the Crew node\'s entry lists Kickoff and Wait, and choosing it shows the crew\'s inputs as fields, at once or, when n8n 2.41 asked before attaching the credential, after the panel\'s notice to open the node again and reopening it'
+			: 'the nodes panel finds both too; the Crew node\'s entry lists Kickoff and Wait, and choosing it shows the crew\'s inputs as fields at once';
 		await check(choseKickoffAndWait, async () => {
 			await page.locator(sel.addNext).first().click();
-			await findsCrew(CREW_ACTION, new RegExp(`^Triggers \\(${entries.triggers}\\)`));
+			await findsEntry('node');
 			const before = (await inputsRequests()).length;
 			await creator().getByText(CREW_ACTION).first().click();
 			await page.locator(sel.ndv).waitFor({ state: 'visible' });
@@ -244,7 +267,7 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 				throw new Error(`the fields did not come from GET /inputs with the organization token: ${JSON.stringify(asked)}`);
 			}
 			await showsCredential('Crew (your organization token)');
-			await shot('fields', { toDocs: 'editor-inputs' });
+			await shot('fields');
 		});
 
 		await check('the fields are filled and "Execute step" shows the crew\'s result', async () => {
@@ -326,7 +349,26 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 			await dialog.locator('[data-test-id="credential-save-button"]').first().click();
 			await showsDetails(dialog, major === '1' ? /could not be found/ : /No crew answered at this Base URL/);
 			await shot('credential-wrong-address');
+			// Where nothing listens, n8n words it itself (a credential test's rules match HTTP answers
+			// only): 2.41 with the network's code, 1.123 in a sentence.
+			await baseUrl.fill('http://127.0.0.1:1');
+			await dialog.locator('[data-test-id="credential-save-button"]').first().click();
+			await showsDetails(dialog, major === '1' ? /The service refused the connection/ : /ECONNREFUSED/);
+			await shot('credential-refused');
 			await page.keyboard.press('Escape');
+		});
+
+		await check('a Crew Trigger added from the trigger panel says where to paste its URL in its trigger panel, not in a warning box', async () => {
+			await page.goto(`${url}/workflow/new`);
+			await page.locator(sel.addFirstStep).first().click();
+			await search('crew');
+			await creator().locator(sel.item).filter({ has: page.getByText('Crew', { exact: true }) }).nth(1).click();
+			await creator().getByText(TRIGGER_EVENT).first().click();
+			await page.locator(sel.ndv).waitFor({ state: 'visible' });
+			await page.locator(sel.ndv).getByText(entries.triggerPanelHeader).first().waitFor({ state: 'visible' });
+			const warnings = await params().locator('.n8n-notice, [class*="notice"]').allInnerTexts();
+			if (warnings.some((text) => /URL/.test(text))) throw new Error(`the parameters still hold a notice about the URL: ${JSON.stringify(warnings)}`);
+			await shot('trigger-instructions');
 		});
 	} finally {
 		if (browser) await browser.close().catch(() => {});
