@@ -521,7 +521,8 @@ async function editorCheck({ major, baseUrl, workflowId, triggerUrl }) {
 		// The webhook URLs section: "Production URL" shows the URL to paste into the Kickoff.
 		const urls = page.locator('[data-test-id="ndv"]').getByText(/Webhook URLs/i).first();
 		await urls.click();
-		const prod = page.locator('[data-test-id="ndv"]').getByText(/Production URL/i).first();
+		// The toggle's own label: the trigger's instructions mention the Production URL too.
+		const prod = page.locator('[data-test-id="ndv"]').getByText('Production URL', { exact: true }).first();
 		await prod.click();
 		const shown = page.locator('[data-test-id="ndv"]').getByText(triggerUrl, { exact: true }).first();
 		await shown.waitFor({ state: 'visible' });
