@@ -14,16 +14,48 @@ const OWNER = { email: 'crew-e2e@example.com', firstName: 'Crew', lastName: 'Tes
 // Fixed so that a user folder made by one command can be read by the next.
 const ENCRYPTION_KEY = 'n8n-nodes-crewai-e2e-encryption-key';
 
-function freePort() {
-	return new Promise((resolve, reject) => {
+/** Linux's range for the local ports of outgoing connections (and of listen(0)). */
+function ephemeralRange() {
+	try {
+		const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+		if (low > 0 && high >= low) return { low, high };
+	} catch {
+		/* not Linux: the IANA range */
+	}
+	return { low: 49152, high: 65535 };
+}
+
+function canListen(port) {
+	return new Promise((resolve) => {
 		const srv = net.createServer();
 		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
 	});
+}
+
+const handedOut = new Set();
+
+/**
+ * A loopback port free now, for a process started next. Taken below the ephemeral range: a port
+ * from listen(0) comes from the range the OS also draws outgoing connections' local ports from,
+ * so a Redis or HTTP client could take it before the process binds it (seen: a worker restarted
+ * in the queue test found its health port "already in use"). Never the same port twice here.
+ */
+async function freePort() {
+	const { low } = ephemeralRange();
+	const floor = 10000;
+	// A machine whose ephemeral range starts low leaves nothing below it: any port then.
+	const [from, span] = low - floor >= 1000 ? [floor, low - floor] : [1024, 65535 - 1024];
+	for (let attempt = 0; attempt < 200; attempt++) {
+		const port = from + Math.floor(Math.random() * span);
+		if (handedOut.has(port)) continue;
+		if (await canListen(port)) {
+			handedOut.add(port);
+			return port;
+		}
+	}
+	throw new Error('no free loopback port found below the ephemeral range');
 }
 
 // Settings that keep n8n off the network and its logs short. Every one of them is a
