@@ -15,6 +15,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
+const { runMain } = require('./lib/cli');
 const { prepare } = require('./lib/stack');
 const { items, errorText } = require('./lib/runData');
 
@@ -71,7 +72,4 @@ async function main() {
 	}
 }
 
-main().catch((err) => {
-	console.error(err.message || err);
-	procs.stopAll().finally(() => process.exit(1));
-});
+runMain(main, (err) => err.message || err);

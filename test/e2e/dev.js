@@ -18,6 +18,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
+const { runMain } = require('./lib/cli');
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
 
@@ -81,7 +82,4 @@ async function main() {
 	process.exit(1);
 }
 
-main().catch((err) => {
-	console.error(err.message || err);
-	procs.stopAll().finally(() => process.exit(1));
-});
+runMain(main, (err) => err.message || err);

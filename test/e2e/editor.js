@@ -19,6 +19,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
+const { tearDown, runMain } = require('./lib/cli');
 const { prepare } = require('./lib/stack');
 const { launch, signIn } = require('./lib/browser');
 const { versionInfo } = require('./lib/install');
@@ -159,18 +160,11 @@ async function main() {
 	try {
 		await editorSuite({ major: values.n8n || '2', report, root });
 	} finally {
-		await procs.stopAll();
-		if (values.keep) say(`kept ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
+		await tearDown({ root, keep: values.keep });
 		process.exitCode = report.finish();
 	}
 }
 
 module.exports = { editorSuite };
 
-if (require.main === module) {
-	main().catch((err) => {
-		console.error(err);
-		procs.stopAll().finally(() => process.exit(1));
-	});
-}
+if (require.main === module) runMain(main);

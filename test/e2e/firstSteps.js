@@ -29,7 +29,7 @@ const { prepare } = require('./lib/stack');
 const { launch, signIn } = require('./lib/browser');
 const { versionInfo } = require('./lib/install');
 const { createReport, say } = require('./lib/report');
-const { printHeaderAndExit } = require('./lib/cli');
+const { printHeaderAndExit, tearDown, runMain } = require('./lib/cli');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const DOCS = path.join(__dirname, '..', '..', 'docs');
@@ -388,18 +388,11 @@ async function main() {
 	try {
 		await firstStepsSuite({ major: values.n8n || '2', report, root, docs: Boolean(values.docs) });
 	} finally {
-		await procs.stopAll();
-		if (values.keep) say(`kept ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
+		await tearDown({ root, keep: values.keep });
 		process.exitCode = report.finish();
 	}
 }
 
 module.exports = { firstStepsSuite };
 
-if (require.main === module) {
-	main().catch((err) => {
-		console.error(err);
-		procs.stopAll().finally(() => process.exit(1));
-	});
-}
+if (require.main === module) runMain(main);

@@ -18,7 +18,7 @@
 // Expects dist/ to be built (`npm run build`). Prints one line per test and ends with
 // "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors } = require('./lib/cli');
+const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -165,14 +165,9 @@ async function main() {
 			}
 		}
 	} finally {
-		await procs.stopAll();
-		if (opts.keep) say(`kept ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
+		await tearDown({ root, keep: opts.keep });
 	}
 	process.exitCode = report.finish();
 }
 
-main().catch((err) => {
-	console.error(err);
-	procs.stopAll().finally(() => process.exit(1));
-});
+runMain(main);

@@ -27,7 +27,7 @@
 //     resumes it with the timeout item, naming the kickoff id.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors } = require('./lib/cli');
+const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -300,18 +300,11 @@ async function main() {
 			await suite({ major, report, root: path.join(root, `wait-${major}`), packed });
 		}
 	} finally {
-		await procs.stopAll();
-		if (opts.keep) say(`kept ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
+		await tearDown({ root, keep: opts.keep });
 	}
 	process.exitCode = report.finish();
 }
 
 module.exports = { waitByCallbackSuite: suite };
 
-if (require.main === module) {
-	main().catch((err) => {
-		console.error(err);
-		procs.stopAll().finally(() => process.exit(1));
-	});
-}
+if (require.main === module) runMain(main);

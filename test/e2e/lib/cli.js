@@ -1,7 +1,10 @@
 'use strict';
-// What the e2e scripts' command lines share: --help from the script's header
-// comment, and --n8n naming the majors to run.
+// What the e2e scripts share as commands: --help from the script's header
+// comment, --n8n naming the majors to run, and the start and end of a run.
 const fs = require('fs');
+
+const procs = require('./procs');
+const { say } = require('./report');
 
 /** Prints the `//` comment block at the top of a script (after its first two lines) and exits. */
 function printHeaderAndExit(filename) {
@@ -19,4 +22,22 @@ function parseMajors(value) {
 	return majors;
 }
 
-module.exports = { printHeaderAndExit, parseMajors };
+/** A run's end: every process it started stopped, its temporary folder removed (kept, and named, with --keep). */
+async function tearDown({ root, keep }) {
+	await procs.stopAll();
+	if (keep) say(`kept ${root}`);
+	else fs.rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * Runs a script's main. An error main does not catch stops every process it
+ * started (n8n, the crew service, Redis) before the script exits with 1.
+ */
+function runMain(main, describe = (err) => err) {
+	main().catch((err) => {
+		console.error(describe(err));
+		procs.stopAll().finally(() => process.exit(1));
+	});
+}
+
+module.exports = { printHeaderAndExit, parseMajors, tearDown, runMain };

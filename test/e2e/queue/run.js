@@ -33,7 +33,7 @@
 // (`node test/e2e/lib/install.js 2` installs it ahead of time); redis-server from Debian is
 // installed when missing (apt-get, as root).
 
-const { printHeaderAndExit } = require('../lib/cli');
+const { printHeaderAndExit, tearDown, runMain } = require('../lib/cli');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -472,13 +472,10 @@ async function main() {
 			}
 		}
 		say(`# queue run: ${secs(Date.now() - started)}${opts.withoutCancelSignal ? ' (WITHOUT the cancel signal: the stop checks are expected to fail)' : ''}`);
-		if (opts.keep) say(`kept ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
+		// Processes were stopped above, for the teardown check; this removes the folder.
+		await tearDown({ root, keep: opts.keep });
 		process.exitCode = report.finish();
 	}
 }
 
-main().catch((err) => {
-	console.error(err);
-	procs.stopAll().finally(() => process.exit(1));
-});
+runMain(main);

@@ -19,7 +19,7 @@
 // workers stopped and started again, the crews' calls after the restart still complete them.
 // Ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit } = require('../lib/cli');
+const { printHeaderAndExit, tearDown, runMain } = require('../lib/cli');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -229,20 +229,15 @@ async function main() {
 			assert.deepEqual(calls.map((d) => d.status), [200, 200], 'one call per crew, answered 200 after the restart');
 		});
 	} finally {
-		await procs.stopAll();
 		if (figures.length) {
 			say('# figures');
 			for (const f of figures) {
 				say(`#   ${f.mode}: ${opts.calls} × ${secs(opts.durationMs)} on ${WORKERS}×${CONCURRENCY} slots: wall ${secs(f.wallMs)} (ideal ${secs(f.idealMs)}); slots held while waiting ${f.held}; detection median ${median(f.delays)} ms, max ${Math.max(...f.delays)} ms`);
 			}
 		}
-		if (opts.keep) say(`kept ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
+		await tearDown({ root, keep: opts.keep });
 		process.exitCode = report.finish();
 	}
 }
 
-main().catch((err) => {
-	console.error(err);
-	procs.stopAll().finally(() => process.exit(1));
-});
+runMain(main);
