@@ -8,9 +8,9 @@
  *   npm run bench            all scenarios (about three minutes)
  *   npm run bench -- --quick  N up to 10, no 500-item memory run
  */
-import { readCrewStatus } from '../nodes/Crew/crewStatus';
-import { createPollPolicy } from '../nodes/Crew/pollPolicy';
-import { waitForCompletion } from '../nodes/Crew/waitForCompletion';
+import { readCrewStatus } from '../nodes/records/crewStatus';
+import { createPollPolicy } from '../nodes/waiting/pollPolicy';
+import { waitForCompletion } from '../nodes/waiting/waitForCompletion';
 import { startCrewService } from '../test/crew-service';
 import type { CrewService, Run } from '../test/crew-service';
 import { items, runCrewNode } from '../test/helpers/crewWorkflow';

@@ -19,7 +19,7 @@ import { route } from './actions/router';
 import * as waitByCallback from './actions/waitByCallback';
 import { testCallbackCredential } from './methods/callbackCredentialTest';
 import { getCrewInputs } from './methods/resourceMapping';
-import { nothingToRegister } from './webhookRegistration';
+import { nothingToRegister } from '../callbacks/webhookRegistration';
 
 export class Crew implements INodeType {
 	description: INodeTypeDescription = {

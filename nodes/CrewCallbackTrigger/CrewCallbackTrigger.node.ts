@@ -9,9 +9,9 @@ import type {
 } from 'n8n-workflow';
 
 import { CALLBACK_CREDENTIAL_TYPE } from '../Crew/actions/callbackSecrets';
-import { callbackSecretsOf } from '../Crew/callbackBody';
-import { isPlainObject } from '../Crew/crewStatus';
-import { nothingToRegister } from '../Crew/webhookRegistration';
+import { callbackSecretsOf } from '../callbacks/callbackBody';
+import { isPlainObject } from '../records/crewStatus';
+import { nothingToRegister } from '../callbacks/webhookRegistration';
 import type { TriggerSecrets } from './callbackAuth';
 import { receiveCall } from './receiveCall';
 import type { TriggerEvent } from './receiveCall';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'crypto';
 
-import type { CallbackSecrets } from '../Crew/callbackBody';
+import type { CallbackSecrets } from '../callbacks/callbackBody';
 
 /**
  * Compares two secrets in constant time. Both are hashed first, so neither the

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../Crew/crewStatus';
-import { WEBHOOK_SECRET_FIELD } from '../Crew/kickoffBody';
+import { isPlainObject } from '../records/crewStatus';
+import { WEBHOOK_SECRET_FIELD } from '../records/kickoffBody';
 import { sameSecret } from './callbackAuth';
 
 /** What the service calls back about: the whole crew finished, a task finished, or an agent took a step. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../Crew/crewStatus';
+import { isPlainObject } from '../records/crewStatus';
 import { sameSecret } from './callbackAuth';
 
 /** The vendor's recommended replay window (FHITL, Jan-12 version): 5 minutes. */

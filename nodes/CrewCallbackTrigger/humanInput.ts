@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../Crew/crewStatus';
+import { isPlainObject } from '../records/crewStatus';
 
 const first = (...values: unknown[]) => values.find((value) => value !== undefined && value !== null && value !== '');
 

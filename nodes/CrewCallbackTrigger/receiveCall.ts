@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { groupsOfEventType } from '../Crew/streamEvents';
+import { groupsOfEventType } from '../callbacks/streamEvents';
 import { checkAuthorization } from './callbackAuth';
 import type { TriggerSecrets } from './callbackAuth';
 import { carriesSecret, classifyCrewEvent, toTriggerItem } from './crewWebhook';

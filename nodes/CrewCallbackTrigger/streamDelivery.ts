@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../Crew/crewStatus';
+import { isPlainObject } from '../records/crewStatus';
 
 /** One event of an Event Streaming delivery (`{"events": [...]}`), read defensively. */
 export interface StreamEvent {

@@ -1,6 +1,6 @@
-import { buildCallbackFields, expandEventTypes, legacyWebhookSecret, readCallbackOptions } from '../../nodes/Crew/callbackBody';
-import { InvalidParameterError } from '../../nodes/Crew/kickoffBody';
-import { NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS, groupsOfEventType } from '../../nodes/Crew/streamEvents';
+import { buildCallbackFields, expandEventTypes, legacyWebhookSecret, readCallbackOptions } from '../../nodes/callbacks/callbackBody';
+import { InvalidParameterError } from '../../nodes/records/kickoffBody';
+import { NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS, groupsOfEventType } from '../../nodes/callbacks/streamEvents';
 
 const secrets = { bearerToken: 'cb-token', basicUser: 'crewai', basicPassword: 'pw' };
 

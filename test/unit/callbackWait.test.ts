@@ -10,8 +10,8 @@ import {
 	shouldPark,
 	timeoutMarker,
 	waitingRecord,
-} from '../../nodes/Crew/callbackWait';
-import type { CrewStatus } from '../../nodes/Crew/crewStatus';
+} from '../../nodes/waiting/callbackWait';
+import type { CrewStatus } from '../../nodes/records/crewStatus';
 
 const RESUME_URL_2X = 'http://localhost:5678/webhook-waiting/42?signature=0a1b2c3d4e5f';
 const TOKEN = newCallbackToken();

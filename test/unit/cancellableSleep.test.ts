@@ -1,5 +1,5 @@
-import { createCancellableSleep, SLEEP_CHUNK_MS } from '../../nodes/Crew/cancellableSleep';
-import type { N8nSleep } from '../../nodes/Crew/cancellableSleep';
+import { createCancellableSleep, SLEEP_CHUNK_MS } from '../../nodes/waiting/cancellableSleep';
+import type { N8nSleep } from '../../nodes/waiting/cancellableSleep';
 
 /** A fake n8n sleep on a simulated clock; `onSleep` runs before each chunk passes. */
 function fakeSleeps(onSleep: (clock: number) => void = () => {}) {

@@ -1,4 +1,4 @@
-import { isInputsListing, readCrewInputs } from '../../nodes/Crew/crewInputs';
+import { isInputsListing, readCrewInputs } from '../../nodes/records/crewInputs';
 
 describe('readCrewInputs', () => {
 	it('reads the documented list of names as required strings', () => {

@@ -1,4 +1,4 @@
-import { readCrewStatus, readCrewState } from '../../nodes/Crew/crewStatus';
+import { readCrewStatus, readCrewState } from '../../nodes/records/crewStatus';
 
 describe('readCrewStatus: the wild (Celery-like) dialect', () => {
 	it('reads a running record, keeping the raw record as response', () => {

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { buildKickoffBody, buildResumeBody, findMissingInputs, InvalidParameterError, parseJsonObject, toInputText, toWireInputs } from '../../nodes/Crew/kickoffBody';
+import { buildKickoffBody, buildResumeBody, findMissingInputs, InvalidParameterError, parseJsonObject, toInputText, toWireInputs } from '../../nodes/records/kickoffBody';
 
 describe('parseJsonObject', () => {
 	it('accepts a JSON string, an object, and empty values', () => {

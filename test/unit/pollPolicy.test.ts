@@ -1,4 +1,4 @@
-import { createPollPolicy, nextPollDelay, parseRetryAfter, retryDelay, statusReadTimeout } from '../../nodes/Crew/pollPolicy';
+import { createPollPolicy, nextPollDelay, parseRetryAfter, retryDelay, statusReadTimeout } from '../../nodes/waiting/pollPolicy';
 
 describe('nextPollDelay', () => {
 	const policy = createPollPolicy(2_000);

@@ -1,5 +1,5 @@
-import { InvalidParameterError } from '../../nodes/Crew/kickoffBody';
-import { checkUrlOptions, isAbsoluteHttpUrl, requireHttpUrl, URL_OPTIONS } from '../../nodes/Crew/urlOptions';
+import { InvalidParameterError } from '../../nodes/records/kickoffBody';
+import { checkUrlOptions, isAbsoluteHttpUrl, requireHttpUrl, URL_OPTIONS } from '../../nodes/records/urlOptions';
 
 function errorOf(options: object, urlOptions?: Record<string, string>): InvalidParameterError {
 	try {

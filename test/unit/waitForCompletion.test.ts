@@ -1,8 +1,8 @@
-import type { CrewStatus } from '../../nodes/Crew/crewStatus';
-import { readCrewStatus } from '../../nodes/Crew/crewStatus';
-import { createPollPolicy } from '../../nodes/Crew/pollPolicy';
-import { waitForCompletion } from '../../nodes/Crew/waitForCompletion';
-import type { RunningKickoff, StatusReading, WaitDependencies } from '../../nodes/Crew/waitForCompletion';
+import type { CrewStatus } from '../../nodes/records/crewStatus';
+import { readCrewStatus } from '../../nodes/records/crewStatus';
+import { createPollPolicy } from '../../nodes/waiting/pollPolicy';
+import { waitForCompletion } from '../../nodes/waiting/waitForCompletion';
+import type { RunningKickoff, StatusReading, WaitDependencies } from '../../nodes/waiting/waitForCompletion';
 
 /** Simulated time: sleeping moves the clock, so hours pass in milliseconds. */
 function simulatedWorld() {

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readCrewStatus } from '../crewStatus';
+import { readCrewStatus } from '../../records/crewStatus';
 import { crewAnswerError } from '../transport/crewErrors';
 import { getCrewConnection, isSuccess, requestCrewStatus } from '../transport';
 import { retryPassingFailures } from '../transport/retryReads';

@@ -1,14 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../concurrency';
-import { readCrewStatus } from '../crewStatus';
-import { createPollPolicy, MAX_POLL_INTERVAL_MS, statusReadTimeout } from '../pollPolicy';
+import { mapWithConcurrency } from '../../waiting/concurrency';
+import { readCrewStatus } from '../../records/crewStatus';
+import { createPollPolicy, MAX_POLL_INTERVAL_MS, statusReadTimeout } from '../../waiting/pollPolicy';
 import { crewAnswerError } from '../transport/crewErrors';
 import { getCrewConnection, isPassingFailure, isSuccess, requestCrewStatus, retryAfterOf } from '../transport';
 import type { CrewConnection, CrewContext } from '../transport';
-import { waitForCompletion } from '../waitForCompletion';
-import type { RunningKickoff, StatusReading, WaitOutcome } from '../waitForCompletion';
+import { waitForCompletion } from '../../waiting/waitForCompletion';
+import type { RunningKickoff, StatusReading, WaitOutcome } from '../../waiting/waitForCompletion';
 import { startingOptions } from './inputs.description';
 import { toItemError } from './itemError';
 import type { ItemOutcome, OperationTools } from './operationTools';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { createCancellableSleep } from '../cancellableSleep';
+import { createCancellableSleep } from '../../waiting/cancellableSleep';
 import * as answerFeedback from './answerFeedback.operation';
 import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createCancellableSleep } from '../cancellableSleep';
+import { createCancellableSleep } from '../../waiting/cancellableSleep';
 import {
 	callbackRefusal,
 	callbackStreamField,
@@ -13,13 +13,13 @@ import {
 	shouldPark,
 	timeoutMarker,
 	waitingRecord,
-} from '../callbackWait';
-import type { AwaitedKickoff } from '../callbackWait';
-import { createPollPolicy } from '../pollPolicy';
+} from '../../waiting/callbackWait';
+import type { AwaitedKickoff } from '../../waiting/callbackWait';
+import { createPollPolicy } from '../../waiting/pollPolicy';
 import { getCrewConnection } from '../transport';
 import type { CrewConnection, CrewContext } from '../transport';
-import { waitForCompletion } from '../waitForCompletion';
-import type { RunningKickoff, WaitOutcome } from '../waitForCompletion';
+import { waitForCompletion } from '../../waiting/waitForCompletion';
+import type { RunningKickoff, WaitOutcome } from '../../waiting/waitForCompletion';
 import { outcomeToItem, readWaitSettings, statusReader } from './kickoffAndWait.operation';
 import type { ItemOutcome, OperationTools } from './operationTools';
 import { errorOutputItem } from './outputItems';

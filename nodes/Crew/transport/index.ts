@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { parseRetryAfter } from '../pollPolicy';
+import { parseRetryAfter } from '../../waiting/pollPolicy';
 import { StatusRouteMemory } from './statusRoute';
 
 export const CREDENTIAL_TYPE = 'crewApi';

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../crewStatus';
+import { isPlainObject } from '../../records/crewStatus';
 
 const MAX_MESSAGE_LENGTH = 300;
 

@@ -1,5 +1,5 @@
 import { mapWithConcurrency } from './concurrency';
-import type { CrewStatus } from './crewStatus';
+import type { CrewStatus } from '../records/crewStatus';
 import { nextPollDelay, retryDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
 import type { Sleep } from './cancellableSleep';

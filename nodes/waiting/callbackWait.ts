@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from './crewStatus';
+import { isPlainObject } from '../records/crewStatus';
 import type { WaitOutcome } from './waitForCompletion';
 
 /**

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InvalidParameterError, webhookFields } from './kickoffBody';
-import type { KickoffOptions } from './kickoffBody';
-import { requireHttpUrl } from './urlOptions';
+import { InvalidParameterError, webhookFields } from '../records/kickoffBody';
+import type { KickoffOptions } from '../records/kickoffBody';
+import { requireHttpUrl } from '../records/urlOptions';
 import { isStreamEventGroup, NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS } from './streamEvents';
 
 /**
