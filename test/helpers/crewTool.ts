@@ -129,8 +129,13 @@ const engineAgent: INodeType = {
 	},
 };
 
-function toolNode(parameters: INodeParameters): INode {
+/** n8n's On Error setting of the tool node. */
+export type ToolOnError = 'stopWorkflow' | 'continueRegularOutput';
+
+/** The tool node; without onError as a new node has none (n8n 2.x then hands the model a tool's error). */
+function toolNode(parameters: INodeParameters, onError?: ToolOnError): INode {
 	return {
+		...(onError ? { onError } : {}),
 		id: 'crew-tool-id',
 		name: TOOL_NODE_NAME,
 		type: CREW_TOOL_TYPE,
@@ -141,10 +146,10 @@ function toolNode(parameters: INodeParameters): INode {
 	};
 }
 
-function agentWorkflow(agentType: 'toolsAgent' | 'engineAgent', parameters: INodeParameters, credentials: Credentials): WorkflowSpec {
+function agentWorkflow(agentType: 'toolsAgent' | 'engineAgent', parameters: INodeParameters, credentials: Credentials, onError?: ToolOnError): WorkflowSpec {
 	const agent: INode = { id: 'agent-id', name: AGENT_NAME, type: agentType, typeVersion: 1, position: [200, 0], parameters: {} };
 	return {
-		nodes: [triggerNode, agent, toolNode(parameters)],
+		nodes: [triggerNode, agent, toolNode(parameters, onError)],
 		connections: {
 			[triggerNode.name]: { main: [[{ node: AGENT_NAME, type: NodeConnectionTypes.Main, index: 0 }]] },
 			[TOOL_NODE_NAME]: { ai_tool: [[{ node: AGENT_NAME, type: NodeConnectionTypes.AiTool, index: 0 }]] },
@@ -165,9 +170,9 @@ export function crewToolLoadOptionsContext(parameters: INodeParameters, credenti
 	return new LoadOptionsContext(workflow, toolNode(parameters), additionalData, 'parameters.inputs');
 }
 
-async function runAgent(agentType: 'toolsAgent' | 'engineAgent', parameters: INodeParameters, credentials: Credentials, calls: IDataObject[]) {
+async function runAgent(agentType: 'toolsAgent' | 'engineAgent', parameters: INodeParameters, credentials: Credentials, calls: IDataObject[], onError?: ToolOnError) {
 	plannedCalls = calls;
-	const { run, record } = await runWorkflow(agentWorkflow(agentType, parameters, credentials), triggerNode, [{ json: { chatInput: 'go' } }]);
+	const { run, record } = await runWorkflow(agentWorkflow(agentType, parameters, credentials, onError), triggerNode, [{ json: { chatInput: 'go' } }]);
 	assertTokenHidden(credentials.token, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
 	assertTokenHidden(credentials.token, 'logs', record.logs.join('\n'));
 	const stored = run.data.resultData.error;
@@ -183,7 +188,12 @@ export async function callCrewTool(parameters: INodeParameters, credentials: Cre
 }
 
 /** Calls the Crew tool the way n8n 2.x's AI Agent does; gives each call's output items as the agent reads them. */
-export async function callCrewToolThroughEngine(parameters: INodeParameters, credentials: Credentials, calls: IDataObject[]): Promise<{ outputs: IDataObject[][]; record: RunRecord }> {
-	const { json, record } = await runAgent('engineAgent', parameters, credentials, calls);
+export async function callCrewToolThroughEngine(
+	parameters: INodeParameters,
+	credentials: Credentials,
+	calls: IDataObject[],
+	onError?: ToolOnError,
+): Promise<{ outputs: IDataObject[][]; record: RunRecord }> {
+	const { json, record } = await runAgent('engineAgent', parameters, credentials, calls, onError);
 	return { outputs: (json as { outputs: IDataObject[][] }).outputs, record };
 }

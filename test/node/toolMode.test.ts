@@ -150,6 +150,13 @@ describe('the Crew node run by n8n 2.x\'s AI Agent (engine requests)', () => {
 		expect(outputs).toEqual([[{ error: expect.stringMatching(/answered 401 while starting the crew.*\. Check the bearer token in the Crew API credential/) }]]);
 	});
 
+	it('answers a failed call with the message and the kickoff ID when On Error is Continue', async () => {
+		crew.service.configure({ plan: () => ({ outcome: 'failure', error: 'boom' }) });
+		const { outputs } = await callCrewToolThroughEngine(await recommendedSetup(), crew.credentials, [modelValues], 'continueRegularOutput');
+		const [run] = crew.service.runs;
+		expect(outputs).toEqual([[{ error: expect.stringMatching(new RegExp(`^The crew failed \\(kickoff ID ${run.kickoffId}\\): boom\\. The crew ran and reported a failure\\.`)), kickoff_id: run.kickoffId }]]);
+	});
+
 	it('hands the model an error message that says what to do', async () => {
 		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
 		const parameters = { ...(await recommendedSetup()), options: { pollInterval: 0.1, timeout: 0.6 } };
