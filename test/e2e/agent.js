@@ -3,10 +3,11 @@
 // The Crew node as an AI Agent's tool in a real n8n, with a scripted OpenAI-compatible model
 // (lib/scriptedModel.js) that calls tools only with what their offered schema says.
 //
-//   node test/e2e/agent.js [--n8n 2|1|1,2|all] [--keep]
+//   node test/e2e/agent.js [--n8n 2|1|1,2|all] [--editor] [--keep]
 //
-//   --n8n   which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
-//   --keep  keep the temporary folder (user folder, n8n logs) and print its path
+//   --n8n     which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
+//   --editor  also open a Crew tool whose inputs are not loaded yet in the editor (Chromium)
+//   --keep    keep the temporary folder (user folder, n8n logs) and print its path
 //
 // Per major: workflows/agent/crew-agent.json (Manual Trigger → AI Agent with the OpenAI Chat
 // Model and two Crew tools: "Research Crew", Kickoff and Wait with the inputs as the editor
@@ -21,7 +22,10 @@
 //     fix (the timeout's: the kickoff id and Get Status), and the model's Get Status call
 //     with that id reads the crew;
 //   no token in any request the model received, nor in n8n's output;
-//   the scripted model itself answers a streamed chat completion as OpenAI does.
+//   the scripted model itself answers a streamed chat completion as OpenAI does;
+//   with --editor (`n8n start`, Chromium): opening a Crew tool whose inputs were never loaded
+//     fills each field with the model's $fromAI placeholder, as the sample workflow has them,
+//     and saving stores them so.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
 const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
@@ -39,6 +43,8 @@ const { versionInfo } = require('./lib/install');
 const { createReport, say } = require('./lib/report');
 const { startScriptedModel, assembleStream } = require('./lib/scriptedModel');
 const { errorText } = require('./lib/runData');
+const { launch, signIn } = require('./lib/browser');
+const { restClient } = require('./callback');
 
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-agent.json');
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
@@ -72,6 +78,10 @@ function loadVariants() {
 		wrongToken: variant(base, 'w4', [research(ASKED)], (crew) => {
 			crew.credentials.crewApi = WRONG_CREDENTIAL;
 		}),
+		// A Crew tool as it is before its panel was ever opened: no fields loaded.
+		editor: variant(base, 'e6', [], (crew) => {
+			crew.parameters.inputs = { mappingMode: 'defineBelow', value: null };
+		}),
 		timeout: variant(base, 'x5', [research(ASKED), { tool: 'research_status', fromLastAnswer: 'kickoff_id' }], (crew) => {
 			crew.parameters.options.meta = JSON.stringify({ reference: { durationMs: 4000 } });
 			crew.parameters.options.timeout = 1;
@@ -83,7 +93,45 @@ function assertNoToken(text, tokens, where) {
 	for (const [kind, token] of Object.entries(tokens)) assert.ok(!text.includes(token), `the ${kind} token appears in ${where}`);
 }
 
-async function suite({ major, report, root, packed }) {
+/** In the editor: the Crew tool's panel loads the crew's inputs; the saved fields are the model's. */
+async function editorCheck({ stack, check, expected }) {
+	let browser;
+	try {
+		await check('the editor fills a Crew tool\'s input fields with the model\'s placeholders, as the sample has them', async () => {
+			const { url } = await stack.n8n.start();
+			const owner = await stack.n8n.setupOwner();
+			browser = await launch();
+			const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+			page.setDefaultTimeout(45000);
+			await signIn(page, url, owner);
+			const { id } = stack.workflows.editor;
+			await page.goto(`${url}/workflow/${id}`);
+			const node = page.locator('[data-test-id="canvas-node"][data-node-name="Research Crew"]');
+			await node.waitFor({ state: 'visible' });
+			await node.dblclick();
+			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'visible' });
+			await page.locator('[data-test-id="resource-mapper-container"]').getByText('current_year').first().waitFor({ state: 'visible' });
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Control+s');
+			const rest = await restClient(url, owner);
+			const deadline = Date.now() + 30000;
+			let inputs;
+			for (;;) {
+				const workflow = await rest.get(`workflows/${id}`);
+				inputs = workflow.nodes.find((n) => n.name === 'Research Crew').parameters.inputs;
+				if ((inputs && inputs.value) || Date.now() > deadline) break;
+				await new Promise((r) => setTimeout(r, 500));
+			}
+			assert.deepEqual(inputs.value, expected, 'the saved values');
+			say(`    saved: ${JSON.stringify(inputs.value)}`);
+			say(`    the saved fields keep their starting value: ${inputs.schema.every((f) => f.defaultValue === expected[f.id])}`);
+		});
+	} finally {
+		if (browser) await browser.close();
+	}
+}
+
+async function suite({ major, report, root, packed, editor }) {
 	let stack;
 	let model;
 	const label = `AI Agent tool, n8n ${versionInfo(major).version}`;
@@ -201,6 +249,11 @@ async function suite({ major, report, root, packed }) {
 			assert.equal(finishReason, 'tool_calls');
 			assert.deepEqual(JSON.parse(message.tool_calls[0].function.arguments), { topic: 'tides' }, 'only the offered parameter');
 		});
+
+		if (editor) {
+			const sample = workflows.one.nodes.find((n) => n.name === 'Research Crew');
+			await editorCheck({ stack, check, expected: sample.parameters.inputs.value });
+		}
 	} finally {
 		if (stack) {
 			await stack.n8n.stop();
@@ -211,9 +264,9 @@ async function suite({ major, report, root, packed }) {
 }
 
 function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, editor: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
 	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
+	return { majors: parseMajors(values.n8n), editor: Boolean(values.editor), keep: Boolean(values.keep) };
 }
 
 async function main() {
@@ -225,7 +278,7 @@ async function main() {
 		const packed = await pkg.pack(path.join(root, 'pack'));
 		for (const major of opts.majors) {
 			say(`# AI Agent tool, n8n ${major}.x`);
-			await suite({ major, report, root: path.join(root, `agent-${major}`), packed });
+			await suite({ major, report, root: path.join(root, `agent-${major}`), packed, editor: opts.editor });
 		}
 	} finally {
 		await tearDown({ root, keep: opts.keep });
