@@ -125,7 +125,7 @@ export function readRestoreFromStateId(value: unknown): string | undefined {
 	const shown = typeof text === 'string' ? `"${text.length > 80 ? `${text.slice(0, 79)}…` : text}"` : isPlainObject(text) ? 'an object' : describeJsonType(text);
 	throw new InvalidParameterError(
 		`${RESTORE_FROM_STATE_ID_LABEL} is not a UUID: ${shown}`,
-		`Give the state id of an earlier run of this persisted flow, a UUID such as 123e4567-e89b-42d3-a456-426614174000 (e.g. {{ $json.flow_state.id }} after a Kickoff and Wait of that flow). Leave ${RESTORE_FROM_STATE_ID_LABEL} empty to start from a fresh state. No request was sent for this item.`,
+		`Give the state ID of an earlier run of this persisted flow, a UUID such as 123e4567-e89b-42d3-a456-426614174000 (e.g. {{ $json.flow_state.id }} after a Kickoff and Wait of that flow). Leave ${RESTORE_FROM_STATE_ID_LABEL} empty to start from a fresh state. No request was sent for this item.`,
 	);
 }
 

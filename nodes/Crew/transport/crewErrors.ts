@@ -109,7 +109,7 @@ export function adviceCode(statusCode: number): AdviceCode {
 
 /** For a kickoff's 422 about `inputs.id`: the deprecated way to restore a persisted flow, and the option that replaced it. */
 export const INPUTS_ID_ADVICE =
-	'An input named id is read by the service as the state ID of a persisted flow, and must then be a UUID. To start from an earlier run\'s state, remove id from the inputs and set the Kickoff option Restore From State ID instead (the new run forks from that state under a fresh ID); otherwise rename the input.';
+	'An input named id is read by the service as the state ID of a persisted flow, and must then be a UUID. To start from an earlier run\'s state, remove id from the inputs and set the Kickoff option Restore From State ID instead (the new run forks from that state under a fresh ID). An input named id that is not a state ID has to be renamed in the crew.';
 
 /**
  * The advice for an HTTP answer; a kickoff's 422 that names the missing inputs says which to fill in,
