@@ -16,6 +16,8 @@
 //     progress lines arrive before the crew ends on the service, the answer after; the
 //     arrival times are printed;
 //   the same crew with streaming off: one JSON body, today's normalized record, no chunk;
+//   Wait By: Callback, streamed: the first phase streams, then the parked line and end; n8n
+//     closes the response as the execution parks, and the crew's call still resumes it;
 //   no token in what either client received or in n8n's logs.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
@@ -39,6 +41,7 @@ const { assertNoToken } = require('./tests');
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'streaming', 'streaming-webhook.json');
 const CREW_NODE = 'Kickoff and Wait';
 const CREW_MS = 6000;
+const CALLBACK_FIRST_PHASE_S = 2;
 // Today's output of Kickoff and Wait: the normalized record (README, "Output").
 const RECORD_FIELDS = ['error', 'kickoff_id', 'response', 'result', 'result_json', 'state', 'task_id'];
 
@@ -53,7 +56,15 @@ function loadWorkflows() {
 	hook.parameters.path = `${hook.parameters.path}-off`;
 	hook.webhookId = `${hook.webhookId.slice(0, -2)}n1`;
 	for (const n of notStreaming.nodes) n.id = `${n.id.slice(0, -2)}n1`;
-	return { streaming, notStreaming };
+	const byCallback = JSON.parse(JSON.stringify(streaming));
+	byCallback.id = `${streaming.id.slice(0, -2)}c1`;
+	byCallback.name = `${streaming.name} (Wait By: Callback)`;
+	byCallback.nodes[0].parameters.path = `${streaming.nodes[0].parameters.path}-callback`;
+	byCallback.nodes[0].webhookId = `${streaming.nodes[0].webhookId.slice(0, -2)}c1`;
+	for (const n of byCallback.nodes) n.id = `${n.id.slice(0, -2)}c1`;
+	byCallback.nodes[1].parameters.waitBy = 'callback';
+	byCallback.nodes[1].parameters.options.firstPhase = CALLBACK_FIRST_PHASE_S;
+	return { streaming, notStreaming, byCallback };
 }
 
 /** POSTs and reads the answer line by line as it arrives: each line with its arrival time. */
@@ -155,6 +166,32 @@ async function suite({ major, report, root, packed }) {
 			assert.equal(body.result, 'Crew finished: topic=not streaming');
 			assert.equal(body.error, null);
 			assert.equal(answer.text.includes('"type":"begin"'), false);
+		});
+
+		await check(`Wait By: Callback, streamed: its ${CALLBACK_FIRST_PHASE_S} s first phase streams, the stream ends when the execution parks, the crew's call back still resumes it`, async () => {
+			const answer = await call(workflows.byCallback, 'by callback');
+			const endedAt = Date.now();
+			assert.equal(answer.status, 200, answer.text.slice(0, 300));
+			assertNoToken(answer.text, tokens, 'the streamed response');
+			const run = await runOf('by callback');
+			assert.ok(endedAt < run.completesAt, 'n8n ended the streamed response before the crew ended (the execution parked)');
+			const crewChunks = answer.lines.map(({ at, line }) => ({ at, ...JSON.parse(line) })).filter((c) => c.metadata?.nodeName === CREW_NODE);
+			assert.equal(crewChunks[0].type, 'begin');
+			assert.equal(crewChunks.at(-1).type, 'end');
+			const texts = crewChunks.filter((c) => c.type === 'item').map((c) => c.content);
+			assert.ok(texts.includes(`The crew is running (kickoff ID ${run.kickoffId})\n`), texts.join(''));
+			assert.match(texts.at(-1), /^The crew is still running \(kickoff ID [^)]+\)\. This execution now waits for the crew to call back; its result will not stream here/);
+			say(`    the stream ended ${((endedAt - run.createdAt) / 1000).toFixed(1)} s after the kickoff, the crew ${((run.completesAt - run.createdAt) / 1000).toFixed(1)} s`);
+			// The crew's event stream call to the resume URL: n8n resumes the execution (answered 200).
+			const deadline = Date.now() + 30000;
+			let callBack;
+			while (!callBack && Date.now() < deadline) {
+				const deliveries = await (await fetch(`${crew.url}/_reference/webhooks`)).json();
+				callBack = deliveries.find((d) => d.kind === 'stream' && d.kickoffId === run.kickoffId && (d.status !== null || d.error));
+				if (!callBack) await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+			assert.ok(callBack, 'the crew did not call back');
+			assert.equal(callBack.status, 200, `the call back got ${callBack.status} ${callBack.error || ''}`);
 		});
 
 		await check('no token in clear in n8n\'s logs', async () => {
