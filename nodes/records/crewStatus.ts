@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isStateId } from './stateId';
+
 /** The states the node reports, whatever spelling the service used. */
 export type CrewState = 'pending' | 'running' | 'paused' | 'completed' | 'failed';
 
@@ -17,6 +19,11 @@ export interface CrewStatus extends IDataObject {
 	task_id: string | null;
 	/** The record exactly as the service sent it. */
 	response: IDataObject;
+	/**
+	 * A completed persisted flow's final state, with its state ID in `id`, when the record carries one.
+	 * Absent otherwise, so a crew's record is what it always was.
+	 */
+	flow_state?: IDataObject;
 }
 
 // The hosted service speaks two dialects (field notes): Celery-like upper-case
@@ -79,6 +86,22 @@ export function readFailureReason(record: IDataObject): string {
 	return state ? `The crew service reported the state "${state}" without a reason.` : 'The crew service reported a failure without a reason.';
 }
 
+function asFlowState(value: unknown): IDataObject | undefined {
+	return isPlainObject(value) && isStateId(value.id) ? value : undefined;
+}
+
+/**
+ * A completed flow's state: an object whose `id` is a UUID (every crewAI flow
+ * state has one). A finished flow's record was seen holding it in `result` and
+ * `result_json` (callbacks.md §6.4); `result.state` is the place beside the
+ * documented `result.output`. A crew's structured output is taken for a state
+ * only if it has a UUID `id` as well.
+ */
+export function readFlowState(record: IDataObject): IDataObject | undefined {
+	const { result } = record;
+	return (isPlainObject(result) ? asFlowState(result.state) : undefined) ?? asFlowState(result) ?? asFlowState(record.result_json);
+}
+
 /**
  * Turns any status record the service may send into the normalized CrewStatus.
  * Never throws: a body that is not an object (empty, text, an array) reads as
@@ -89,6 +112,7 @@ export function readCrewStatus(kickoffId: string, body: unknown): CrewStatus {
 	const record = isPlainObject(body) ? body : {};
 	const state = readCrewState(record);
 	const resultJson = isPlainObject(record.result_json) ? record.result_json : null;
+	const flowState = state === 'completed' ? readFlowState(record) : undefined;
 	return {
 		kickoff_id: kickoffId,
 		state,
@@ -97,5 +121,6 @@ export function readCrewStatus(kickoffId: string, body: unknown): CrewStatus {
 		error: state === 'failed' ? readFailureReason(record) : null,
 		task_id: state === 'paused' ? (nonEmptyText(record.task_id) ?? null) : null,
 		response,
+		...(flowState ? { flow_state: flowState } : {}),
 	};
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from './crewStatus';
+import { isStateId } from './stateId';
 
 /**
  * A problem with what the user gave the node, found before any request is sent.
@@ -105,6 +106,27 @@ export interface WebhookUrls {
 export interface KickoffOptions extends WebhookUrls {
 	meta?: unknown;
 	webhookSecret?: string;
+	/** An expression's result may be anything; it is checked before it is sent. */
+	restoreFromStateId?: unknown;
+}
+
+export const RESTORE_FROM_STATE_ID_LABEL = 'Restore From State ID';
+
+/**
+ * The Restore From State ID option, trimmed, or undefined when empty. Checked
+ * here because the service says nothing about an id it cannot use: an unknown
+ * one silently starts a fresh session, so a typo would lose the flow's state.
+ */
+export function readRestoreFromStateId(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (text === '') return undefined;
+	if (isStateId(text)) return text;
+	const shown = typeof text === 'string' ? `"${text.length > 80 ? `${text.slice(0, 79)}…` : text}"` : isPlainObject(text) ? 'an object' : describeJsonType(text);
+	throw new InvalidParameterError(
+		`${RESTORE_FROM_STATE_ID_LABEL} is not a UUID: ${shown}`,
+		`Give the state ID of an earlier run of this persisted flow, a UUID such as 123e4567-e89b-42d3-a456-426614174000 (e.g. {{ $json.flow_state.id }} after a Kickoff and Wait of that flow). Leave ${RESTORE_FROM_STATE_ID_LABEL} empty to start from a fresh state. No request was sent for this item.`,
+	);
 }
 
 /**
@@ -123,9 +145,12 @@ export function webhookFields(urls: WebhookUrls): IDataObject {
 	return fields;
 }
 
-/** The body of `POST /kickoff`: the inputs, plus `meta` and the webhook URLs when set. */
+/** The body of `POST /kickoff`: the inputs, plus `restoreFromStateId`, `meta` and the webhook URLs when set. */
 export function buildKickoffBody(inputs: Record<string, string>, options: KickoffOptions): IDataObject {
 	const body: IDataObject = { inputs };
+	// Top level, beside inputs: inside them it would be the deprecated inputs.id, which resumes rather than forks.
+	const restoreFromStateId = readRestoreFromStateId(options.restoreFromStateId);
+	if (restoreFromStateId !== undefined) body.restoreFromStateId = restoreFromStateId;
 	const meta = parseJsonObject(options.meta, 'Meta');
 	const secret = options.webhookSecret?.trim();
 	if (secret) meta[WEBHOOK_SECRET_FIELD] = secret;

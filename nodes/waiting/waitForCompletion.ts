@@ -36,6 +36,8 @@ export interface WaitDependencies {
 	isCancelled: () => boolean;
 	/** Status requests in flight at once, so 500 due polls do not open 500 sockets. */
 	maxConcurrentReads: number;
+	/** Sees every status read, the final one included, before the wait goes on: live progress. */
+	onStatus?: (kickoff: RunningKickoff, status: CrewStatus) => Promise<void>;
 }
 
 interface Watch {
@@ -82,6 +84,7 @@ export async function waitForCompletion(
 		let delay: number;
 		if (reading.kind === 'status') {
 			const { status } = reading;
+			if (dependencies.onStatus) await dependencies.onStatus(watch.kickoff, status);
 			if (status.state === 'completed') return settle(position, { kind: 'completed', status });
 			if (status.state === 'failed') return settle(position, { kind: 'failed', status });
 			if (status.state === 'paused') return settle(position, { kind: 'paused', status });

@@ -61,6 +61,16 @@ function missingFieldsBody(shape, missing) {
 	return { error: 'Validation Error', message: 'Missing required fields', details: { missing_fields: missing } };
 }
 
+/**
+ * A 422 for one invalid field, e.g. the vendor's `'inputs.id' must be a valid UUID
+ * when provided; got 'test 1'.`; in FastAPI's shape, the same words as the detail.
+ * @param {ErrorShape} shape
+ * @param {string} message
+ */
+function validationErrorBody(shape, message) {
+	return shape === 'fastapi' ? { detail: message } : { error: 'Validation Error', message };
+}
+
 const NOT_WAITING_MESSAGE = 'Execution is not waiting for human input';
 // The answers of an accepted /resume (field notes: status "resumed" or "retrying").
 const RESUMED = Object.freeze({ status: 'resumed', message: 'Execution resumed successfully' });
@@ -82,6 +92,7 @@ module.exports = {
 	errorBody,
 	missingInputsBody,
 	missingFieldsBody,
+	validationErrorBody,
 	executionNotFoundBody,
 	defaultFaultMessage,
 	reason,

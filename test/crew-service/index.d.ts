@@ -40,10 +40,38 @@ export interface RunPlan {
 	 * k its 1-based position) until POST /resume approves it. null or absent: no pause.
 	 */
 	humanInput?: { taskId: TaskId } | null;
+	/**
+	 * A deployed `@persist` flow rather than a crew: the run has a saved state (see FlowRun), takes
+	 * `restoreFromStateId` and `inputs.id`, and its completed record carries the final state.
+	 */
+	flow?: boolean;
 }
 
-/** A plan with every default filled in. */
-export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput'>> & { humanInput: { taskId: TaskId } | null };
+/** A plan with every default filled in; `flow: true` only for a flow (absent for a crew). */
+export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput' | 'flow'>> & { humanInput: { taskId: TaskId } | null; flow?: true };
+
+/** A persisted flow's state: the run's inputs (but `id`) over the restored state's fields. */
+export interface FlowState {
+	[field: string]: unknown;
+	/** The state id: the kickoff_id, or the deprecated `inputs.id` when one was sent. */
+	id: string;
+	/** 1 for a fresh state, the restored state's plus 1 otherwise. */
+	run_count: number;
+	/** The kickoff ids of every run this state went through, the restored ones first. */
+	kickoff_ids: string[];
+}
+
+/** A flow run's state, as the service started it. */
+export interface FlowRun {
+	stateId: string;
+	/** fork: `restoreFromStateId` sent; resume: only the deprecated `inputs.id`; fresh: neither. */
+	mode: 'fork' | 'resume' | 'fresh';
+	/** The id the run asked to restore from, or null. */
+	requestedFrom: string | null;
+	/** The id whose saved state was restored, or null (none asked, or unknown: a fresh state, no error). */
+	restoredFrom: string | null;
+	state: FlowState;
+}
 
 export interface KickoffInfo {
 	inputs: Record<string, string>;
@@ -153,6 +181,8 @@ export interface Run {
 	readonly state: RunState;
 	/** Every accepted POST /resume, in order. */
 	resumes: ResumeRecord[];
+	/** A flow run's state (plan.flow), null for a crew. Not enumerable (JSON and toEqual skip it). */
+	readonly flow: FlowRun | null;
 	/** The kickoff's `webhooks` and `humanInputWebhook`, without their secrets (auth: the strategy only). Carried over on resume. Not enumerable (JSON and toEqual skip it). */
 	readonly callbacks: {
 		stream: { url: string; events: string[]; realtime: boolean; auth: 'bearer' | null } | null;
@@ -313,6 +343,8 @@ export interface CrewService {
 	readonly webhookDeliveries: WebhookDelivery[];
 	/** Live list of signed flow feedback requests sent (also GET /_reference/feedback-requests). */
 	readonly feedbackRequests: FeedbackRequestRecord[];
+	/** A copy of every saved persisted-flow state, by state id (also GET /_reference/flow-states). reset() clears them. */
+	readonly flowStates: Record<string, FlowState>;
 	/**
 	 * Resolves with webhookDeliveries as soon as predicate(webhookDeliveries) is true (checked now and
 	 * on every new or settled delivery); rejects after timeoutMs (default 2000) listing what came, or on close().
@@ -322,7 +354,7 @@ export interface CrewService {
 	/** Queued; each matching request uses up the first matching fault. Throws on an invalid fault. */
 	injectFault(fault: Fault): void;
 	clearFaults(): void;
-	/** Clears runs, requests, webhook deliveries and faults (arrays are emptied in place), cancels pending webhook calls and aborts those in flight. Options stay. */
+	/** Clears runs, requests, webhook deliveries, faults and saved flow states (arrays are emptied in place), cancels pending webhook calls and aborts those in flight. Options stay. */
 	reset(): void;
 	/** Stops listening, destroys every open socket (hanging ones included), cancels webhook timers and calls, rejects waitForWebhooks. Idempotent. */
 	close(): Promise<void>;

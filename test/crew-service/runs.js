@@ -3,6 +3,8 @@
 
 const { randomUUID } = require('node:crypto');
 
+const { flowOf } = require('./flows');
+
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').RunPlan} RunPlan */
 /** @typedef {import('./index').RunOutcome} RunOutcome */
@@ -136,6 +138,10 @@ function checkPlanOverride(partial, where) {
 		}
 		out.humanInput = h === null ? null : { taskId: /** @type {any} */ (/** @type {Record<string, unknown>} */ (h).taskId) };
 	}
+	if (p.flow !== undefined) {
+		if (typeof p.flow !== 'boolean') throw new TypeError(`${where}.flow must be a boolean`);
+		out.flow = p.flow;
+	}
 	return out;
 }
 
@@ -155,6 +161,8 @@ function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
 		resultJson: merged.resultJson !== undefined ? merged.resultJson : { inputs: { ...inputs }, kickoffNumber: index + 1 },
 		error: merged.error !== undefined ? merged.error : DEFAULT_ERROR,
 		humanInput: merged.humanInput ? { taskId: merged.humanInput.taskId } : null,
+		// Only when asked for, so a crew's plan is what it always was.
+		...(merged.flow ? { flow: true } : {}),
 	};
 }
 
@@ -410,6 +418,11 @@ function contractRecord(run, at) {
 	const { plan } = run;
 	if (plan.outcome === 'failure') return { status: 'error', error: plan.error, execution_time: seconds(plan.durationMs) };
 	if (plan.outcome === 'revoked') return { status: 'revoked' };
+	const flow = flowOf(run);
+	if (flow) {
+		// The API reference has no flow record; ours puts the final state beside the documented output.
+		return { status: 'completed', result: { output: finalResult(run), state: structuredClone(flow.state) }, execution_time: seconds(plan.durationMs) };
+	}
 	return {
 		status: 'completed',
 		result: {
@@ -447,6 +460,9 @@ function wildRecord(run, at) {
 	const { plan } = run;
 	if (plan.outcome === 'failure') return { state: 'FAILURE', result: plan.error };
 	if (plan.outcome === 'revoked') return { state: 'REVOKED' };
+	const flow = flowOf(run);
+	// As a finished flow was seen answering (callbacks.md §6.4): result and result_json hold its final state.
+	if (flow) return { state: 'SUCCESS', result: structuredClone(flow.state), result_json: structuredClone(flow.state) };
 	const result = finalResult(run);
 	return {
 		state: 'SUCCESS',

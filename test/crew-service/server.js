@@ -8,6 +8,7 @@ const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initia
 const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
+const { FlowStates, readStateRequest, attachFlow } = require('./flows');
 const errors = require('./errors');
 
 /** @typedef {import('./index').CrewService} CrewService */
@@ -132,6 +133,7 @@ async function startCrewService(userOptions = {}) {
 	/** @type {Map<string, Run>} */
 	const runsById = new Map();
 	const faults = new FaultQueue();
+	const flowStates = new FlowStates();
 	/** @type {WebhookDispatcher} */
 	const webhooks = new WebhookDispatcher({
 		targets: () => options.webhookTargets,
@@ -298,6 +300,9 @@ async function startCrewService(userOptions = {}) {
 		}
 
 		const stringInputs = /** @type {Record<string, string>} */ (inputs);
+		const stateRequest = readStateRequest(stringInputs, body.restoreFromStateId);
+		if ('invalidFormat' in stateRequest) return invalid(stateRequest.invalidFormat);
+		if ('notUuid' in stateRequest) return jsonAnswer(422, errors.validationErrorBody(shape, stateRequest.notUuid));
 		const missing = options.inputs
 			.filter((i) => i.required !== false)
 			.filter((i) => !Object.prototype.hasOwnProperty.call(stringInputs, i.name) || stringInputs[i.name] === '')
@@ -324,6 +329,8 @@ async function startCrewService(userOptions = {}) {
 			plan,
 			clock: () => options.now(),
 		});
+		// restoreFromStateId and inputs.id restore nothing for a crew: the service ignores them.
+		attachFlow(run, plan.flow ? flowStates.start(run.kickoffId, stringInputs, stateRequest) : null);
 		stream.register(run, callbacks);
 		// Not enumerable: runs compared whole by existing tests stay as they were.
 		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false });
@@ -559,6 +566,7 @@ async function startCrewService(userOptions = {}) {
 			runs: { method: 'GET', run: () => runs },
 			webhooks: { method: 'GET', run: () => webhooks.deliveries },
 			'feedback-requests': { method: 'GET', run: () => flowFeedback.requests },
+			'flow-states': { method: 'GET', run: () => service.flowStates },
 			faults: {
 				method: 'POST',
 				run: (body) => {
@@ -653,6 +661,9 @@ async function startCrewService(userOptions = {}) {
 		runs,
 		webhookDeliveries: webhooks.deliveries,
 		feedbackRequests: flowFeedback.requests,
+		get flowStates() {
+			return Object.fromEntries([...flowStates.saved].map(([id, state]) => [id, structuredClone(state)]));
+		},
 		waitForWebhooks(predicate, timeoutMs = 2000) {
 			if (typeof predicate !== 'function') throw new TypeError('waitForWebhooks needs a predicate function');
 			if (closed) return Promise.reject(new Error('waitForWebhooks: service closed'));
@@ -677,6 +688,7 @@ async function startCrewService(userOptions = {}) {
 			webhooks.deliveries.length = 0;
 			runsById.clear();
 			faults.clear();
+			flowStates.reset();
 		},
 		close() {
 			if (!closing) {

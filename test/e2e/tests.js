@@ -283,6 +283,31 @@ const tests = [
 			assert.deepEqual(items(exec.run, 'Completed?', 1).map(pairedIndexes), [[1]], 'IF false branch pairedItem');
 		},
 	},
+	{
+		name: 'A persisted flow runs again from its last state: Restore From State ID set by expression from the Kickoff and Wait before',
+		workflow: 'restore-from-state',
+		service: { recordShape: 'wild' },
+		async check({ exec, crew }) {
+			ok(exec);
+			const [first] = items(exec.run, 'First Run');
+			const [next] = items(exec.run, 'Next Run');
+			const runs = await crew.runs();
+			const firstRun = only(runsByTopic(runs, 'AI agents'), 'first run');
+			const nextRun = only(runsByTopic(runs, 'robots'), 'next run');
+			assert.deepEqual(first.json.flow_state, { topic: 'AI agents', audience: 'n8n users', run_count: 1, kickoff_ids: [firstRun.kickoffId], id: firstRun.kickoffId });
+			const kickoff = (await crew.requests()).filter((r) => r.route === 'kickoff')[1];
+			assert.deepEqual(kickoff.body, { inputs: { topic: 'robots' }, restoreFromStateId: firstRun.kickoffId, meta: { reference: { durationMs: 800, flow: true } } }, 'the id at the top level, beside inputs');
+			// The first run's state (its audience kept), the next run's inputs on top, a fresh state id.
+			assert.deepEqual(next.json.flow_state, {
+				topic: 'robots',
+				audience: 'n8n users',
+				run_count: 2,
+				kickoff_ids: [firstRun.kickoffId, nextRun.kickoffId],
+				id: nextRun.kickoffId,
+			});
+			assert.deepEqual(pairedIndexes(next), [0]);
+		},
+	},
 ];
 
 module.exports = { tests, assertNoToken };

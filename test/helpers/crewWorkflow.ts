@@ -11,11 +11,11 @@ import { Crew } from '../../nodes/Crew/Crew.node';
 import { CREDENTIAL_ID, credentialTypes, hasCallbackCredential } from './crewCredentialsHelper';
 import type { Credentials } from './crewCredentialsHelper';
 import { loadOptionsContext, manualTrigger, NodeTypes, runWorkflow } from './n8nEngine';
-import type { RunRecord, WorkflowSpec } from './n8nEngine';
+import type { RunRecord, StreamingSetup, WorkflowSpec } from './n8nEngine';
 import { assertTokenHidden, serializeForLeakCheck } from './tokenHygiene';
 
 export type { Credentials } from './crewCredentialsHelper';
-export type { RunRecord } from './n8nEngine';
+export type { RunRecord, StreamingSetup } from './n8nEngine';
 export { serializeError } from './tokenHygiene';
 
 /** Parameters for every item, or a function of the item index (what an expression gives). */
@@ -34,6 +34,10 @@ export interface CrewRunOptions {
 	cancelSignal?: AbortSignal;
 	/** Run the node without getExecutionCancelSignal, as n8n versions before it did. */
 	withoutCancelSignal?: boolean;
+	/** Run the node without isStreaming and sendChunk, as n8n versions before streaming did. */
+	withoutStreaming?: boolean;
+	/** The execution as a streaming Webhook would start it (see StreamingSetup). */
+	streaming?: StreamingSetup;
 }
 
 /** Kept under its old name for the tests written against the hand-made fake. */
@@ -50,17 +54,22 @@ const crew = new Crew();
  * (n8n-core always has it now, so this is the one thing the engine cannot
  * show by itself): the same node, handed n8n's context without that method.
  */
-const crewWithoutCancelSignal: INodeType = {
+const crewWithout = (...hidden: Array<keyof IExecuteFunctions>): INodeType => ({
 	description: crew.description,
 	methods: crew.methods,
 	async execute(this: IExecuteFunctions) {
+		const isHidden = (key: string | symbol) => (hidden as Array<string | symbol>).includes(key);
 		const context = new Proxy(this, {
-			has: (target, key) => key !== 'getExecutionCancelSignal' && key in target,
-			get: (target, key) => (key === 'getExecutionCancelSignal' ? undefined : Reflect.get(target, key, target)),
+			has: (target, key) => !isHidden(key) && key in target,
+			get: (target, key) => (isHidden(key) ? undefined : Reflect.get(target, key, target)),
 		});
 		return await crew.execute.call(context);
 	},
-};
+});
+const crewWithoutCancelSignal = crewWithout('getExecutionCancelSignal');
+
+/** The Crew node as n8n 1.x releases before streaming run it: no isStreaming, no sendChunk. */
+const crewWithoutStreaming = crewWithout('isStreaming', 'sendChunk');
 
 /**
  * Turns parameters that differ by item into what a user writes for that: an
@@ -115,7 +124,7 @@ export function crewWorkflow(options: CrewRunOptions, itemCount: number): Workfl
 		connections: { [TRIGGER_NAME]: { main: [[{ node: CREW_NODE_NAME, type: 'main', index: 0 }]] } },
 		nodeTypes: new NodeTypes({
 			'n8n-nodes-base.manualTrigger': manualTrigger,
-			[CREW_TYPE]: options.withoutCancelSignal ? crewWithoutCancelSignal : crew,
+			[CREW_TYPE]: options.withoutCancelSignal ? crewWithoutCancelSignal : options.withoutStreaming ? crewWithoutStreaming : crew,
 		}),
 		credentials: options.credentials,
 	};
@@ -154,7 +163,7 @@ export function crewOutputsOf(run: IRun, runIndex = 0): INodeExecutionData[][] {
 /** Runs the workflow and gives everything it left, after checking all of it for the token. */
 export async function runCrewWorkflow(options: CrewRunOptions): Promise<CrewWorkflowRun> {
 	const items = options.items ?? [{ json: {} }];
-	const { run, record } = await runWorkflow(crewWorkflow(options, items.length), triggerNode, items, options.cancelSignal);
+	const { run, record } = await runWorkflow(crewWorkflow(options, items.length), triggerNode, items, options.cancelSignal, options.streaming);
 	const { token } = options.credentials;
 	assertTokenHidden(token, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
 	assertTokenHidden(token, 'logs', record.logs.join('\n'));

@@ -33,6 +33,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	LogMetadata,
 	Logger as LoggerType,
+	StructuredChunk,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
@@ -222,6 +223,19 @@ export function workflowOf(spec: WorkflowSpec): { workflow: Workflow; workflowDa
 	return { workflow, workflowData };
 }
 
+/**
+ * What n8n's WorkflowRunner gives an execution a streaming Webhook or Chat Trigger
+ * started: `additionalData.streamingEnabled` and a `sendChunk` hook handler that
+ * writes each chunk to the HTTP response (here, hands it to `onChunk`). n8n-core's
+ * isStreaming() then decides by these and the execution mode.
+ */
+export interface StreamingSetup {
+	streamingEnabled: boolean;
+	/** The execution mode n8n runs the workflow in: 'webhook' for a Webhook trigger, 'trigger' for other triggers. */
+	mode: WorkflowExecuteMode;
+	onChunk: (chunk: StructuredChunk) => void;
+}
+
 export interface WorkflowRun {
 	run: IRun;
 	record: RunRecord;
@@ -243,12 +257,18 @@ export async function recordRun<T>(work: () => Promise<T>): Promise<{ result: T;
  * Aborting `cancelSignal` cancels the running WorkflowExecute, which is what
  * n8n does when an execution is stopped.
  */
-export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INodeExecutionData[], cancelSignal?: AbortSignal): Promise<WorkflowRun> {
-	const mode: WorkflowExecuteMode = 'trigger';
+export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INodeExecutionData[], cancelSignal?: AbortSignal, streaming?: StreamingSetup): Promise<WorkflowRun> {
+	const mode: WorkflowExecuteMode = streaming?.mode ?? 'trigger';
 	const { workflow, workflowData } = workflowOf(spec);
 	const record = { requests: [], maxInFlight: {}, logs: [], inFlight: {} };
 	const executionId = String(++executionCount);
-	const workflowExecute = new WorkflowExecute(additionalDataFor(spec, workflowData, mode, executionId), mode);
+	const additionalData = additionalDataFor(spec, workflowData, mode, executionId);
+	if (streaming) {
+		// As n8n's WorkflowRunner.runMainProcess does for a streaming response.
+		additionalData.streamingEnabled = streaming.streamingEnabled;
+		additionalData.hooks?.addHandler('sendChunk', (chunk) => streaming.onChunk(chunk));
+	}
+	const workflowExecute = new WorkflowExecute(additionalData, mode);
 	const running = currentRun.run(record, () =>
 		workflowExecute.run({
 			workflow,

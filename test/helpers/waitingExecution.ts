@@ -45,7 +45,7 @@ function checkTokenHidden(token: string, what: string, value: unknown, record: R
 export async function runUntilParked(options: ParkingRunOptions): Promise<ParkedExecution> {
 	const items = options.items ?? [{ json: {} }];
 	const spec: WorkflowSpec = { ...crewWorkflow(options, items.length), webhookWaitingBaseUrl: options.webhookWaitingBaseUrl };
-	const { run, record, executionId } = await runWorkflow(spec, triggerNode, items, options.cancelSignal);
+	const { run, record, executionId } = await runWorkflow(spec, triggerNode, items, options.cancelSignal, options.streaming);
 	checkTokenHidden(options.credentials.token, 'waiting execution (output, stack, run data)', run, record);
 	const [entry] = run.data.executionData?.nodeExecutionStack ?? [];
 	return {

@@ -166,4 +166,28 @@ describe('waitForCompletion', () => {
 		await waitForCompletion(kickoffs, createPollPolicy(1_000), 60_000, world.dependencies(crewLasting(1_000), 7));
 		expect(world.maxInFlight).toBe(7);
 	});
+
+	it('hands every status read, the final one included, to onStatus in order, and waits for it before going on', async () => {
+		const world = simulatedWorld();
+		const seen: string[] = [];
+		const dependencies = world.dependencies((k, at) => (k.itemIndex === 1 ? crewLasting(1_000, { state: 'FAILURE', result: 'boom' })(k, at) : crewLasting(2_500)(k, at)));
+		dependencies.onStatus = async (k, status) => {
+			await Promise.resolve();
+			seen.push(`${k.kickoffId}@${world.now()}:${status.state}`);
+		};
+		const outcomes = await waitForCompletion([kickoff(0), kickoff(1)], createPollPolicy(1_000), 60_000, dependencies);
+		expect(outcomes.map((outcome) => outcome.kind)).toEqual(['completed', 'failed']);
+		expect(seen).toEqual(['k0@1000:running', 'k1@1000:failed', 'k0@2000:running', 'k0@3000:completed']);
+	});
+
+	it('gives onStatus nothing for a failed read', async () => {
+		const world = simulatedWorld();
+		const seen: string[] = [];
+		const dependencies = world.dependencies((k, at) => (at < 2_000 ? { kind: 'passingFailure', error: new Error('reset') } : crewLasting(0)(k, at)));
+		dependencies.onStatus = async (_, status) => {
+			seen.push(status.state);
+		};
+		await waitForCompletion([kickoff(0)], createPollPolicy(1_000), 60_000, dependencies);
+		expect(seen).toEqual(['completed']);
+	});
 });

@@ -106,6 +106,15 @@ const kickoffOptions: INodeProperties[] = [
 		description: 'A JSON object the service stores with the kickoff and echoes in every webhook call, e.g. to tell runs apart',
 	},
 	{
+		displayName: 'Restore From State ID',
+		name: 'restoreFromStateId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 123e4567-e89b-42d3-a456-426614174000',
+		description:
+			'For a persisted (@persist) flow: the state ID of an earlier run to start from, a UUID, e.g. mapped from the flow_state field that Kickoff and Wait gives for the flow. The new run gets that state and a fresh state ID; the earlier run stays as it was. An ID the service does not know starts a fresh state, without an error.',
+	},
+	{
 		displayName: 'Webhook Secret',
 		name: 'webhookSecret',
 		type: 'string',

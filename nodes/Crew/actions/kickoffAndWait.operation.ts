@@ -11,6 +11,7 @@ import { waitForCompletion } from '../../waiting/waitForCompletion';
 import type { RunningKickoff, StatusReading, WaitOutcome } from '../../waiting/waitForCompletion';
 import { startingOptions } from './inputs.description';
 import { toItemError } from './itemError';
+import { liveProgress } from './liveProgress';
 import type { ItemOutcome, OperationTools } from './operationTools';
 import { readKickoffBody, startCrew } from './startCrew';
 import { waitByDescription, waitByOptions } from './waitBy.description';
@@ -164,6 +165,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	}
 
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
+	const progress = liveProgress(this);
 	const waitOutcomes = connection
 		? await waitForCompletion(running, createPollPolicy(settings.pollIntervalMs), deadline, {
 				readStatus: statusReader(this, connection, settings.pollIntervalMs),
@@ -171,12 +173,15 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 				sleep: tools.sleep,
 				isCancelled: tools.isCancelled,
 				maxConcurrentReads: MAX_CONCURRENT_STATUS_READS,
+				onStatus: progress.onStatus,
 			})
 		: [];
 
 	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.
 	let position = 0;
-	return kickoffs.map((result) =>
+	const outcomes = kickoffs.map((result) =>
 		result.kind === 'error' ? { error: result.error } : outcomeToItem(this.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs),
 	);
+	for (const kickoff of running) await progress.finish(kickoff, outcomes[kickoff.itemIndex]);
+	return outcomes;
 }

@@ -21,6 +21,8 @@ import type { CrewConnection, CrewContext } from '../transport';
 import { waitForCompletion } from '../../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../../waiting/waitForCompletion';
 import { outcomeToItem, readWaitSettings, statusReader } from './kickoffAndWait.operation';
+import { liveProgress } from './liveProgress';
+import type { LiveProgress } from './liveProgress';
 import type { ItemOutcome, OperationTools } from './operationTools';
 import { errorOutputItem } from './outputItems';
 import { readKickoffBody, startCrew } from './startCrew';
@@ -52,6 +54,7 @@ async function waitFor(
 	pollIntervalMs: number,
 	deadline: number,
 	tools: OperationTools,
+	onStatus?: LiveProgress['onStatus'],
 ): Promise<WaitOutcome> {
 	const [outcome] = await waitForCompletion([kickoff], createPollPolicy(pollIntervalMs), deadline, {
 		readStatus: statusReader(context, connection, pollIntervalMs),
@@ -59,6 +62,7 @@ async function waitFor(
 		sleep: tools.sleep,
 		isCancelled: tools.isCancelled,
 		maxConcurrentReads: 1,
+		onStatus,
 	});
 	return outcome;
 }
@@ -116,8 +120,14 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
 	const firstPhaseEnd = firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
-	const outcome = await waitFor(this, connection, kickoff, settings.pollIntervalMs, firstPhaseEnd, tools);
-	if (!shouldPark(outcome, tools.now(), waitTill)) return [outcomeToItem(node, kickoff, outcome, settings.timeoutMs)];
+	const progress = liveProgress(this);
+	const outcome = await waitFor(this, connection, kickoff, settings.pollIntervalMs, firstPhaseEnd, tools, progress.onStatus);
+	if (!shouldPark(outcome, tools.now(), waitTill)) {
+		const answered = outcomeToItem(node, kickoff, outcome, settings.timeoutMs);
+		await progress.finish(kickoff, answered);
+		return [answered];
+	}
+	await progress.parked(kickoff);
 
 	const awaited: AwaitedKickoff = { kickoffId: kickoff.kickoffId, tokenHash };
 	const marker = timeoutMarker(awaited, settings.timeoutMs);

@@ -107,11 +107,19 @@ export function adviceCode(statusCode: number): AdviceCode {
 	return known.find((code) => code === statusCode) ?? 'other';
 }
 
-/** The advice for an HTTP answer; a kickoff's 422 that names the missing inputs says which to fill in. */
-export function adviceFor(action: CrewAction, statusCode: number, missingInputs: readonly string[] = []): string {
+/** For a kickoff's 422 about `inputs.id`: the deprecated way to restore a persisted flow, and the option that replaced it. */
+export const INPUTS_ID_ADVICE =
+	'An input named id is read by the service as the state ID of a persisted flow, and must then be a UUID. To start from an earlier run\'s state, remove id from the inputs and set the Kickoff option Restore From State ID instead (the new run forks from that state under a fresh ID). An input named id that is not a state ID has to be renamed in the crew.';
+
+/**
+ * The advice for an HTTP answer; a kickoff's 422 that names the missing inputs says which to fill in,
+ * one about `inputs.id` (the service's message names it) points to Restore From State ID.
+ */
+export function adviceFor(action: CrewAction, statusCode: number, missingInputs: readonly string[] = [], serviceMessage = ''): string {
 	if (action === 'kickoff' && statusCode === 422 && missingInputs.length > 0) {
 		return `Give values for: ${missingInputs.join(', ')}. Get Inputs lists every input the crew expects.`;
 	}
+	if (action === 'kickoff' && statusCode === 422 && /\binputs\.id\b/.test(serviceMessage)) return INPUTS_ID_ADVICE;
 	return ADVICE[action][adviceCode(statusCode)];
 }
 
@@ -138,7 +146,7 @@ export function httpAnswerError(node: INode, answer: HttpAnswer, context: ErrorC
 	if (context.kickoffId !== undefined) summary += ` (kickoff ID ${context.kickoffId})`;
 	if (missingInputs.length > 0) summary += `: missing inputs ${missingInputs.join(', ')}`;
 	else if (serviceMessage) summary += `: ${serviceMessage}`;
-	return apiError(node, summary, adviceFor(context.action, answer.statusCode, missingInputs), context, String(answer.statusCode));
+	return apiError(node, summary, adviceFor(context.action, answer.statusCode, missingInputs, serviceMessage), context, String(answer.statusCode));
 }
 
 /** A NodeApiError for a request that got no HTTP answer at all. */

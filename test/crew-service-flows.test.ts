@@ -1,0 +1,138 @@
+import type { CrewService } from './crew-service';
+import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
+
+// Persisted flows in the reference service (field notes, "Persisted flows"):
+// restoreFromStateId forks, inputs.id (deprecated) resumes, an unknown id starts fresh.
+
+const UNKNOWN_ID = '123e4567-e89b-42d3-a456-426614174000';
+const FLOW = { reference: { flow: true } };
+
+const start = closedAfterEach();
+
+async function post(service: CrewService, body: unknown): Promise<{ status: number; json: any }> {
+	const res = await fetch(`${service.url}/kickoff`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${service.tokens.organization}`, 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	return { status: res.status, json: await res.json() };
+}
+
+async function kickoff(service: CrewService, body: unknown): Promise<string> {
+	const answer = await post(service, body);
+	expect(answer.status).toBe(200);
+	return answer.json.kickoff_id;
+}
+
+async function status(service: CrewService, kickoffId: string): Promise<any> {
+	const res = await fetch(`${service.url}/status/${kickoffId}`, { headers: { authorization: `Bearer ${service.tokens.organization}` } });
+	return await res.json();
+}
+
+describe('reference service: persisted flows', () => {
+	let service: CrewService;
+	let clock: ReturnType<typeof fakeClock>;
+	beforeEach(async () => {
+		clock = fakeClock();
+		service = await start({ durationMs: 1_000, now: clock.now, recordShape: 'wild' });
+	});
+
+	it('gives a finished flow\'s final state in result and result_json (wild shape), its id the kickoff_id', async () => {
+		const id = await kickoff(service, { inputs: { topic: 'AI' }, meta: FLOW });
+		expect(await status(service, id)).toEqual({ state: 'PENDING' });
+		clock.advance(1_000);
+		const state = { topic: 'AI', run_count: 1, kickoff_ids: [id], id };
+		expect(await status(service, id)).toEqual({ state: 'SUCCESS', result: state, result_json: state });
+		expect(service.runs[0].flow).toEqual({ stateId: id, mode: 'fresh', requestedFrom: null, restoredFrom: null, state });
+		expect(service.flowStates).toEqual({ [id]: state });
+	});
+
+	it('puts the state beside the output in the contract shape', async () => {
+		service.configure({ recordShape: 'contract' });
+		const id = await kickoff(service, { inputs: { topic: 'AI' }, meta: FLOW });
+		clock.advance(1_000);
+		expect(await status(service, id)).toEqual({
+			status: 'completed',
+			result: { output: 'Crew finished: topic=AI', state: { topic: 'AI', run_count: 1, kickoff_ids: [id], id } },
+			execution_time: 1,
+		});
+	});
+
+	it('forks from restoreFromStateId: the state restored, the inputs on top, a fresh id; the source kept', async () => {
+		const first = await kickoff(service, { inputs: { topic: 'AI', audience: 'devs' }, meta: FLOW });
+		clock.advance(1_000);
+		const second = await kickoff(service, { inputs: { topic: 'Robots' }, restoreFromStateId: first, meta: FLOW });
+		clock.advance(1_000);
+		expect((await status(service, second)).result_json).toEqual({ topic: 'Robots', audience: 'devs', run_count: 2, kickoff_ids: [first, second], id: second });
+		expect(service.runs[1].flow).toMatchObject({ mode: 'fork', requestedFrom: first, restoredFrom: first });
+		// The source run and its saved state are as they were.
+		expect((await status(service, first)).result_json).toEqual({ topic: 'AI', audience: 'devs', run_count: 1, kickoff_ids: [first], id: first });
+		expect(Object.keys(service.flowStates)).toEqual([first, second]);
+	});
+
+	it('starts a fresh state for an id it does not know, without an error', async () => {
+		const id = await kickoff(service, { inputs: { topic: 'AI' }, restoreFromStateId: UNKNOWN_ID, meta: FLOW });
+		clock.advance(1_000);
+		expect((await status(service, id)).result_json).toEqual({ topic: 'AI', run_count: 1, kickoff_ids: [id], id });
+		expect(service.runs[0].flow).toMatchObject({ mode: 'fork', requestedFrom: UNKNOWN_ID, restoredFrom: null });
+	});
+
+	it('resumes under the same id for the deprecated inputs.id, overwriting the saved state', async () => {
+		const first = await kickoff(service, { inputs: { topic: 'AI' }, meta: FLOW });
+		clock.advance(1_000);
+		const second = await kickoff(service, { inputs: { id: first, topic: 'Robots' }, meta: FLOW });
+		clock.advance(1_000);
+		expect(second).not.toBe(first);
+		const resumed = { topic: 'Robots', run_count: 2, kickoff_ids: [first, second], id: first };
+		expect((await status(service, second)).result_json).toEqual(resumed);
+		expect(service.runs[1].flow).toMatchObject({ mode: 'resume', stateId: first, restoredFrom: first });
+		expect(service.flowStates).toEqual({ [first]: resumed });
+	});
+
+	it('answers 422 for an inputs.id that is not a UUID, in the vendor\'s words, on a crew as on a flow', async () => {
+		for (const meta of [undefined, FLOW]) {
+			expect(await post(service, { inputs: { id: 'test 1', topic: 'AI' }, meta })).toEqual({
+				status: 422,
+				json: { error: 'Validation Error', message: "'inputs.id' must be a valid UUID when provided; got 'test 1'." },
+			});
+		}
+		service.configure({ errorShape: 'fastapi' });
+		expect((await post(service, { inputs: { id: 'x' } })).json).toEqual({ detail: "'inputs.id' must be a valid UUID when provided; got 'x'." });
+		expect(service.runs).toEqual([]);
+	});
+
+	it('refuses a restoreFromStateId that is not a UUID string (422) or not a string (400); null is absent', async () => {
+		expect(await post(service, { inputs: {}, restoreFromStateId: 'last run', meta: FLOW })).toEqual({
+			status: 422,
+			json: { error: 'Validation Error', message: "'restoreFromStateId' must be a valid UUID when provided; got 'last run'." },
+		});
+		expect((await post(service, { inputs: {}, restoreFromStateId: 7 })).status).toBe(400);
+		expect((await post(service, { inputs: { topic: 'AI' }, restoreFromStateId: null, meta: FLOW })).status).toBe(200);
+		expect(service.runs).toHaveLength(1);
+	});
+
+	it('ignores both for a crew: its record and plan are a crew\'s', async () => {
+		const id = await kickoff(service, { inputs: { topic: 'AI', id: UNKNOWN_ID }, restoreFromStateId: UNKNOWN_ID });
+		clock.advance(1_000);
+		expect(await status(service, id)).toMatchObject({ state: 'SUCCESS', result: `Crew finished: topic=AI; id=${UNKNOWN_ID}` });
+		expect(service.runs[0].flow).toBeNull();
+		expect(service.runs[0].plan).not.toHaveProperty('flow');
+		expect(service.flowStates).toEqual({});
+	});
+
+	it('takes flow from options.plan too, checks its type, and forgets saved states on reset', async () => {
+		service.configure({ plan: () => ({ flow: true }) });
+		const id = await kickoff(service, { inputs: { topic: 'AI' } });
+		expect(service.runs[0].plan.flow).toBe(true);
+		expect((await post(service, { inputs: {}, meta: { reference: { flow: 'yes' } } })).json.message).toMatch(/meta\.reference\.flow must be a boolean/);
+		expect(Object.keys(service.flowStates)).toEqual([id]);
+		service.reset();
+		expect(service.flowStates).toEqual({});
+	});
+
+	it('serves the saved states over GET /_reference/flow-states for a service in another process', async () => {
+		const id = await kickoff(service, { inputs: { topic: 'AI' }, meta: FLOW });
+		const res = await fetch(`${service.url}/_reference/flow-states`);
+		expect(await res.json()).toEqual({ [id]: { topic: 'AI', run_count: 1, kickoff_ids: [id], id } });
+	});
+});
