@@ -11,6 +11,7 @@ import * as resume from './resume.operation';
 import * as waitByCallback from './waitByCallback';
 import type { ItemOutcome, OperationTools } from './operationTools';
 import { errorOutputItem } from './outputItems';
+import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './toolAnswer';
 
 export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'answerFeedback';
 
@@ -52,8 +53,23 @@ async function runPerItem(context: IExecuteFunctions, itemCount: number, execute
 	return outcomes;
 }
 
-/** Runs the chosen operation and gives exactly one output item per input item, paired and in order. */
+/**
+ * Runs the chosen operation and gives exactly one output item per input item,
+ * paired and in order. As an agent's tool, the same run answers in short and
+ * puts the advice of an error into its message, the only part a model sees.
+ */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	// n8n 1.x has no isToolExecution; n8n 2.x's AI Agent runs tools where it answers false (see isToolCall).
+	const toolExecution = typeof this.isToolExecution === 'function' && this.isToolExecution();
+	if (!isToolCall(this.getNode().type, toolExecution)) return await routeOperation.call(this, false);
+	try {
+		return await routeOperation.call(this, true);
+	} catch (error) {
+		throw withAdviceInMessage(toItemError(this.getNode(), error, 0));
+	}
+}
+
+async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
 	const tools = createTools(this);
@@ -68,9 +84,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 
 	return [
 		outcomes.map((outcome, itemIndex) => {
-			if ('json' in outcome) return { json: outcome.json, pairedItem: { item: itemIndex } };
+			if ('json' in outcome) return { json: forTool ? toolAnswer(operation, outcome.json) : outcome.json, pairedItem: { item: itemIndex } };
 			const error = toItemError(this.getNode(), outcome.error, itemIndex);
 			if (!this.continueOnFail()) throw error;
+			if (forTool) return { json: toolErrorAnswer({ ...outcome, error }), pairedItem: { item: itemIndex } };
 			return errorOutputItem(this.getNode(), { ...outcome, error }, itemIndex);
 		}),
 	];

@@ -1,7 +1,9 @@
-import type { FieldType, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
+import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { loadCrewInputs } from '../actions/getInputs.operation';
 import { NO_INPUTS_NOTICE } from '../actions/inputs.description';
+import { isToolCall } from '../actions/toolAnswer';
+import { toolFieldDefault } from './toolParameters';
 
 const FIELD_TYPES: Record<string, FieldType> = {
 	string: 'string',
@@ -42,6 +44,12 @@ export function failureNotice(error: Error): string {
 	return noticeText(`${sentence(error.message)}${advice} Then open this node again to load the inputs.`);
 }
 
+/** The mapped values the editor holds now, unresolved (expressions as the user wrote them). */
+function currentValues(context: ILoadOptionsFunctions): IDataObject {
+	const inputs = context.getCurrentNodeParameter('inputs') as { value?: IDataObject | null } | undefined;
+	return inputs?.value ?? {};
+}
+
 /**
  * The editor's input fields, one per input `GET /inputs` lists. n8n's resource
  * mapper drops a thrown error (it shows at most "Can't get inputs"), so a failed
@@ -62,15 +70,23 @@ export async function getCrewInputs(this: ILoadOptionsFunctions): Promise<Resour
 		return { fields: [], emptyFieldsNotice: failureNotice(error as Error) };
 	}
 	if (inputs.length === 0) return { fields: [], emptyFieldsNotice: noticeText(NO_INPUTS_NOTICE) };
+	// The editor fills a new field with its defaultValue: as a tool, every input starts as the model's to fill.
+	const forTool = isToolCall(this.getNode().type, false);
+	const current = forTool ? currentValues(this) : {};
 	return {
-		fields: inputs.map((input) => ({
-			id: input.name,
-			displayName: input.name,
-			required: input.required,
-			defaultMatch: false,
-			display: true,
-			type: FIELD_TYPES[input.type.toLowerCase()] ?? 'string',
-			canBeUsedToMatch: false,
-		})),
+		fields: inputs.map((input) => {
+			const type = FIELD_TYPES[input.type.toLowerCase()] ?? 'string';
+			const defaultValue = forTool ? toolFieldDefault(input.name, type, current[input.name]) : undefined;
+			return {
+				id: input.name,
+				displayName: input.name,
+				required: input.required,
+				defaultMatch: false,
+				display: true,
+				type,
+				canBeUsedToMatch: false,
+				...(defaultValue === undefined ? {} : { defaultValue }),
+			};
+		}),
 	};
 }

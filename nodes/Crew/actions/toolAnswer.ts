@@ -1,0 +1,64 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { CrewOperation } from './router';
+
+/**
+ * Whether the node answers an AI agent or an MCP client rather than a workflow.
+ * n8n offers the node as a tool under its own type name with "Tool" appended
+ * (`n8n-nodes-crewai.crewTool`, n8n/dist/node-types.js, getByNameAndVersion), and
+ * that type only ever runs as a tool. The type name is the signal that holds
+ * everywhere: n8n 2.41's AI Agent runs its tools as ordinary nodes through
+ * engine requests (n8n-core requests-response.js), where `isToolExecution()`
+ * answers false (execute-context.js), and n8n 1.x has no `isToolExecution` at all.
+ */
+export function isToolCall(nodeType: string, isToolExecution: boolean): boolean {
+	return isToolExecution || nodeType.endsWith('Tool');
+}
+
+/** The operations whose answer is a crew's status record, which a model gets in short. */
+const STATUS_OPERATIONS: ReadonlySet<CrewOperation> = new Set(['kickoffAndWait', 'getStatus']);
+
+/**
+ * What a model needs from a status record: the state, the result, the kickoff to
+ * read again, and why it failed or which task waits for a human. The record as
+ * the service sent it (`response`) repeats the result, so it is left out; a model
+ * pays for every character.
+ */
+export function toolAnswer(operation: CrewOperation, json: IDataObject): IDataObject {
+	if (!STATUS_OPERATIONS.has(operation) || typeof json.state !== 'string') return json;
+	const answer: IDataObject = { kickoff_id: json.kickoff_id, state: json.state, result: json.result ?? null };
+	if (json.result_json !== null && json.result_json !== undefined) answer.result_json = json.result_json;
+	if (json.state === 'failed' && json.error) answer.error = json.error;
+	if (json.state === 'paused' && json.task_id) answer.task_id = json.task_id;
+	return answer;
+}
+
+function asSentence(text: string): string {
+	const trimmed = text.trim();
+	return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * The error's message with its advice in it. n8n hands a model only a tool
+ * error's message (n8n-core workflow-execute.js, handleNodeExecutionError, in
+ * 2.x), so what to do next must be part of it; n8n 1.x appends the description
+ * itself unless the message already holds it, so it is not repeated there.
+ */
+export function messageForModel(error: Error): string {
+	const { description } = error as { description?: unknown };
+	if (typeof description !== 'string' || description.trim() === '' || error.message.includes(description)) return error.message;
+	return `${asSentence(error.message)} ${description.trim()}`;
+}
+
+/** The same error, its advice moved into its message for a model. */
+export function withAdviceInMessage<T extends Error>(error: T): T {
+	error.message = messageForModel(error);
+	return error;
+}
+
+/** A failed item as a model gets it with Continue On Fail: the message with its advice, and the kickoff to read later. */
+export function toolErrorAnswer(outcome: { error: Error; kickoffId?: string }): IDataObject {
+	const answer: IDataObject = { error: messageForModel(outcome.error) };
+	if (outcome.kickoffId !== undefined) answer.kickoff_id = outcome.kickoffId;
+	return answer;
+}

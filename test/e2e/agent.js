@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+'use strict';
+// The Crew node as an AI Agent's tool in a real n8n, with a scripted OpenAI-compatible model
+// (lib/scriptedModel.js) that calls tools only with what their offered schema says.
+//
+//   node test/e2e/agent.js [--n8n 2|1|1,2|all] [--editor] [--keep]
+//
+//   --n8n     which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
+//   --editor  also open a Crew tool whose inputs are not loaded yet in the editor (Chromium)
+//   --keep    keep the temporary folder (user folder, n8n logs) and print its path
+//
+// Per major: workflows/agent/crew-agent.json (Manual Trigger → AI Agent with the OpenAI Chat
+// Model and two Crew tools: "Research Crew", Kickoff and Wait with the inputs as the editor
+// fills them for a Crew tool, and "Research Status", Get Status by $fromAI('kickoff_id')),
+// in copies that differ in the prompt's script and the Research Crew's settings, each run
+// with `n8n execute`, against a crew with three inputs. Checks:
+//   the model is offered the crew's three inputs as required string parameters;
+//   the first call succeeds: one POST /kickoff, no 422, the model's values arrive, and the
+//     answer is at most 1.5 × the crew's result + 200 characters;
+//   two tool calls in one answer start two crews, each with its own values;
+//   a failing crew, a wrong token and a timeout reach the model as a message that names the
+//     fix (the timeout's: the kickoff id and Get Status), and the model's Get Status call
+//     with that id reads the crew;
+//   no token in any request the model received, nor in n8n's output;
+//   the scripted model itself answers a streamed chat completion as OpenAI does;
+//   with --editor (`n8n start`, Chromium): opening a Crew tool whose inputs were never loaded
+//     fills each field with the model's $fromAI placeholder, as the sample workflow has them,
+//     and saving stores them so.
+// Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
+
+const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const procs = require('./lib/procs');
+const pkg = require('./lib/pkg');
+const { prepare } = require('./lib/stack');
+const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { versionInfo } = require('./lib/install');
+const { createReport, say } = require('./lib/report');
+const { startScriptedModel, assembleStream } = require('./lib/scriptedModel');
+const { errorText } = require('./lib/runData');
+const { launch, signIn } = require('./lib/browser');
+const { restClient } = require('./callback');
+
+const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-agent.json');
+const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
+const WRONG_CREDENTIAL = { id: 'crewCredWrong001', name: 'Crew (wrong token)' };
+const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
+const ASKED = { topic: 'tides', audience: 'sailors', current_year: '2026' };
+const FAILURE = 'Task execution failed: invalid API key';
+const resultFor = (values) => `Crew finished: topic=${values.topic}; audience=${values.audience}; current_year=${values.current_year}`;
+
+/** A copy of the sample workflow with its own id, the prompt's script, and changes to the Research Crew tool. */
+function variant(base, suffix, steps, changeCrew = () => {}) {
+	const wf = JSON.parse(JSON.stringify(base));
+	wf.id = `${base.id.slice(0, -2)}${suffix}`;
+	wf.name = `${base.name} (${suffix})`;
+	for (const n of wf.nodes) n.id = `${n.id.slice(0, -2)}${suffix}`;
+	const agent = wf.nodes.find((n) => n.name === 'AI Agent');
+	agent.parameters.text = `${agent.parameters.text}\nscript: ${JSON.stringify({ steps })}`;
+	changeCrew(wf.nodes.find((n) => n.name === 'Research Crew'));
+	return wf;
+}
+
+function loadVariants() {
+	const base = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+	const research = (...calls) => ({ tool: 'research_crew', calls });
+	return {
+		one: variant(base, 'o1', [research(ASKED)]),
+		two: variant(base, 't2', [research(ASKED, { topic: 'winds', audience: 'pilots', current_year: '2027' })]),
+		failing: variant(base, 'f3', [research(ASKED)], (crew) => {
+			crew.parameters.options.meta = JSON.stringify({ reference: { outcome: 'failure', error: FAILURE, durationMs: 500 } });
+		}),
+		wrongToken: variant(base, 'w4', [research(ASKED)], (crew) => {
+			crew.credentials.crewApi = WRONG_CREDENTIAL;
+		}),
+		// A Crew tool as it is before its panel was ever opened: no fields loaded.
+		editor: variant(base, 'e6', [], (crew) => {
+			crew.parameters.inputs = { mappingMode: 'defineBelow', value: null };
+		}),
+		timeout: variant(base, 'x5', [research(ASKED), { tool: 'research_status', fromLastAnswer: 'kickoff_id' }], (crew) => {
+			crew.parameters.options.meta = JSON.stringify({ reference: { durationMs: 4000 } });
+			crew.parameters.options.timeout = 1;
+		}),
+	};
+}
+
+function assertNoToken(text, tokens, where) {
+	for (const [kind, token] of Object.entries(tokens)) assert.ok(!text.includes(token), `the ${kind} token appears in ${where}`);
+}
+
+/** In the editor: the Crew tool's panel loads the crew's inputs; the saved fields are the model's. */
+async function editorCheck({ stack, check, expected }) {
+	let browser;
+	try {
+		await check('the editor fills a Crew tool\'s input fields with the model\'s placeholders, as the sample has them', async () => {
+			const { url } = await stack.n8n.start();
+			const owner = await stack.n8n.setupOwner();
+			browser = await launch();
+			const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+			page.setDefaultTimeout(45000);
+			await signIn(page, url, owner);
+			const { id } = stack.workflows.editor;
+			await page.goto(`${url}/workflow/${id}`);
+			const node = page.locator('[data-test-id="canvas-node"][data-node-name="Research Crew"]');
+			await node.waitFor({ state: 'visible' });
+			await node.dblclick();
+			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'visible' });
+			await page.locator('[data-test-id="resource-mapper-container"]').getByText('current_year').first().waitFor({ state: 'visible' });
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Control+s');
+			const rest = await restClient(url, owner);
+			const deadline = Date.now() + 30000;
+			let inputs;
+			for (;;) {
+				const workflow = await rest.get(`workflows/${id}`);
+				inputs = workflow.nodes.find((n) => n.name === 'Research Crew').parameters.inputs;
+				if ((inputs && inputs.value) || Date.now() > deadline) break;
+				await new Promise((r) => setTimeout(r, 500));
+			}
+			assert.deepEqual(inputs.value, expected, 'the saved values');
+			say(`    saved: ${JSON.stringify(inputs.value)}`);
+			say(`    the saved fields keep their starting value: ${inputs.schema.every((f) => f.defaultValue === expected[f.id])}`);
+		});
+	} finally {
+		if (browser) await browser.close();
+	}
+}
+
+async function suite({ major, report, root, packed, editor }) {
+	let stack;
+	let model;
+	const label = `AI Agent tool, n8n ${versionInfo(major).version}`;
+	const check = (name, fn) => report.check(label, name, fn);
+	try {
+		const ready = await check('the scripted model, the crew with three inputs, and the agent workflows imported', async () => {
+			model = await startScriptedModel();
+			stack = await prepare({
+				major,
+				root,
+				packed,
+				log: (m) => say(`  ${m}`),
+				editWorkflows: (workflows) => {
+					for (const k of Object.keys(workflows)) delete workflows[k];
+					Object.assign(workflows, loadVariants());
+				},
+			});
+			await stack.n8n.importCredentials([{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }]);
+			await stack.crew.configure({ inputs: THREE_INPUTS, durationMs: 1000 });
+		});
+		if (!ready) return;
+		const { n8n, crew, workflows, tokens } = stack;
+
+		/** Runs one variant with `n8n execute`; gives what n8n printed, what the crew and the model saw. */
+		const run = async (workflow) => {
+			await crew.reset();
+			await crew.configure({ inputs: THREE_INPUTS, durationMs: 1000 });
+			model.reset();
+			const exec = await n8n.execute(workflow.id);
+			assert.equal(exec.code, 0, `n8n execute failed (exit ${exec.code}): ${errorText(exec.run) || procs.tail(exec.output)}`);
+			assertNoToken(exec.output, tokens, 'n8n\'s output');
+			assertNoToken(model.requests.map((r) => r.raw).join('\n'), tokens, 'the requests the model received');
+			const failures = model.requests.filter((r) => r.error);
+			assert.deepEqual(failures.map((r) => r.error), [], 'the model could not answer');
+			return { exec, requests: await crew.requests(), runs: await crew.runs(), answers: model.toolAnswers() };
+		};
+		const kickoffs = (requests) => requests.filter((r) => r.route === 'kickoff');
+
+		let first;
+		await check('the model is offered the crew\'s three inputs, by name, as required string parameters with a description', async () => {
+			first = await run(workflows.one);
+			const offered = model.requests[0].body.tools.find((t) => t.function.name === 'Research_Crew');
+			assert.ok(offered, `offered: ${model.requests[0].body.tools.map((t) => t.function.name).join(', ')}`);
+			const { properties, required } = offered.function.parameters;
+			assert.deepEqual(Object.keys(properties).sort(), ['audience', 'current_year', 'topic']);
+			assert.deepEqual([...required].sort(), ['audience', 'current_year', 'topic']);
+			for (const [name, schema] of Object.entries(properties)) {
+				assert.equal(schema.type, 'string', name);
+				assert.equal(schema.description, `The crew's input "${name}"`);
+			}
+			say(`    offered: ${JSON.stringify(offered.function.parameters.properties)}`);
+		});
+
+		await check('the first tool call succeeds: one POST /kickoff, no 422, the model\'s values arrive, the answer is short', async () => {
+			assert.ok(first, 'the first run did not happen');
+			const posts = kickoffs(first.requests);
+			assert.deepEqual(posts.map((r) => r.status), [200], 'one kickoff, answered 200');
+			assert.equal(first.requests.filter((r) => r.status === 422).length, 0, 'no 422');
+			assert.deepEqual(first.runs.map((r) => r.inputs), [ASKED]);
+			const [answer] = first.answers;
+			const result = resultFor(ASKED);
+			assert.ok(answer.includes(result), `the answer holds the result: ${answer}`);
+			assert.ok(answer.includes(first.runs[0].kickoffId), 'the answer holds the kickoff id');
+			assert.ok(!answer.includes('"response"'), `the raw record is not in the answer: ${answer}`);
+			assert.ok(answer.length <= 1.5 * result.length + 200, `answer ${answer.length} chars, result ${result.length}`);
+			say(`    tool answer (${answer.length} chars for a ${result.length}-character result): ${answer}`);
+			say(`    chat completion requests: ${model.requests.length}, streamed: ${model.requests.filter((r) => r.stream).length}`);
+		});
+
+		await check('two tool calls in one answer start two crews, each with its own values', async () => {
+			const { requests, runs, answers } = await run(workflows.two);
+			assert.equal(kickoffs(requests).length, 2);
+			assert.deepEqual(runs.map((r) => r.inputs.topic).sort(), ['tides', 'winds']);
+			assert.deepEqual(runs.find((r) => r.inputs.topic === 'winds').inputs, { topic: 'winds', audience: 'pilots', current_year: '2027' });
+			assert.equal(answers.length, 2, `two tool answers: ${answers.join(' | ')}`);
+			for (const r of runs) assert.ok(answers.some((a) => a.includes(r.kickoffId) && a.includes(resultFor(r.inputs))), `an answer for ${r.kickoffId}`);
+		});
+
+		await check('a failing crew reaches the model as a message with the reason and the fix', async () => {
+			const { runs, answers } = await run(workflows.failing);
+			const [answer] = answers;
+			assert.ok(answer.includes(`The crew failed (kickoff ID ${runs[0].kickoffId}): ${FAILURE}`), answer);
+			assert.match(answer, /Fix its cause/);
+			say(`    ${answer}`);
+		});
+
+		await check('a wrong token reaches the model as a message naming the credential to fix', async () => {
+			const { answers } = await run(workflows.wrongToken);
+			const [answer] = answers;
+			assert.match(answer, /answered 401 while starting the crew/);
+			assert.match(answer, /Check the bearer token in the Crew API credential/);
+			say(`    ${answer}`);
+		});
+
+		await check('a timeout reaches the model with the kickoff id and Get Status; the model\'s Get Status call reads that crew', async () => {
+			const { runs, answers } = await run(workflows.timeout);
+			const [kickoffId] = runs.map((r) => r.kickoffId);
+			assert.equal(runs.length, 1, 'one crew');
+			const [timeout, status] = answers;
+			assert.ok(timeout.includes(`kickoff ID ${kickoffId}`), timeout);
+			assert.match(timeout, /did not finish within 1 seconds/);
+			assert.match(timeout, /Read its result later with the Get Status operation/);
+			assert.ok(status && status.includes(kickoffId), `the Get Status answer: ${status}`);
+			assert.match(status, /"state":"(running|pending|completed)"/);
+			say(`    ${timeout}`);
+			say(`    then Get Status: ${status}`);
+		});
+
+		await check('the scripted model answers a streamed chat completion as OpenAI does', async () => {
+			const tools = [{ type: 'function', function: { name: 'Research_Crew', parameters: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] } } }];
+			const body = { model: 'scripted-model', stream: true, tools, messages: [{ role: 'user', content: `go\nscript: ${JSON.stringify({ steps: [{ tool: 'research', calls: [{ topic: 'tides', extra: 'not offered' }] }] })}` }] };
+			const res = await fetch(`${model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			assert.equal(res.headers.get('content-type'), 'text/event-stream');
+			const { message, finishReason } = assembleStream(await res.text());
+			assert.equal(finishReason, 'tool_calls');
+			assert.deepEqual(JSON.parse(message.tool_calls[0].function.arguments), { topic: 'tides' }, 'only the offered parameter');
+		});
+
+		if (editor) {
+			const sample = workflows.one.nodes.find((n) => n.name === 'Research Crew');
+			await editorCheck({ stack, check, expected: sample.parameters.inputs.value });
+		}
+	} finally {
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+		}
+		if (model) await model.close();
+	}
+}
+
+function parse() {
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, editor: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	if (values.help) printHeaderAndExit(__filename);
+	return { majors: parseMajors(values.n8n), editor: Boolean(values.editor), keep: Boolean(values.keep) };
+}
+
+async function main() {
+	const opts = parse();
+	procs.installExitHandlers();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-agent-'));
+	const report = createReport();
+	try {
+		const packed = await pkg.pack(path.join(root, 'pack'));
+		for (const major of opts.majors) {
+			say(`# AI Agent tool, n8n ${major}.x`);
+			await suite({ major, report, root: path.join(root, `agent-${major}`), packed, editor: opts.editor });
+		}
+	} finally {
+		await tearDown({ root, keep: opts.keep });
+	}
+	process.exitCode = report.finish();
+}
+
+module.exports = { agentSuite: suite };
+
+if (require.main === module) runMain(main);

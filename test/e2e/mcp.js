@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+'use strict';
+// The Crew tool served by n8n's MCP Server Trigger, called by a real MCP client (the MCP SDK's
+// own, @modelcontextprotocol/sdk, over streamable HTTP).
+//
+//   node test/e2e/mcp.js [--keep]
+//
+//   --keep  keep the temporary folder (user folder, n8n logs) and print its path
+//
+// n8n 2.x only (`--n8n` takes 2): workflows/agent/crew-mcp.json (MCP Server Trigger with
+// "Research Crew", Kickoff and Wait with the inputs as the editor fills them for a Crew tool)
+// published, `n8n start`, against a crew with three inputs. Checks:
+//   the client lists the tool with the crew's three inputs as required string parameters;
+//   a call with the three values starts one crew with them and answers in short (state,
+//     result, kickoff id; at most 1.5 × the result + 200 characters), without a token;
+//   a call for a failing crew (a second Crew tool, "Failing Crew", added for this check)
+//     answers with the reason and what to do.
+// Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
+
+const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const procs = require('./lib/procs');
+const pkg = require('./lib/pkg');
+const { prepare } = require('./lib/stack');
+const { freePort } = require('./lib/n8n');
+const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { versionInfo } = require('./lib/install');
+const { createReport, say } = require('./lib/report');
+
+const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-mcp.json');
+const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
+const VALUES = { topic: 'tides', audience: 'sailors', current_year: '2026' };
+const FAILURE = 'Task execution failed: invalid API key';
+
+function assertNoToken(text, tokens, where) {
+	for (const [kind, token] of Object.entries(tokens)) assert.ok(!text.includes(token), `the ${kind} token appears in ${where}`);
+}
+
+/** n8n answers readiness before it has registered a published workflow's MCP route: wait for the route. */
+async function connectWhenServed(url, proc, timeoutMs = 60000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const client = new Client({ name: 'n8n-nodes-crewai-e2e', version: '1.0.0' });
+		try {
+			await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+			return client;
+		} catch (err) {
+			if (proc.done) throw new Error(`n8n exited: ${procs.tail(proc.output())}`);
+			if (Date.now() > deadline) throw new Error(`no MCP server at ${url} within ${timeoutMs} ms: ${err.message}`);
+			await new Promise((r) => setTimeout(r, 1000));
+		}
+	}
+}
+
+async function suite({ major, report, root, packed }) {
+	let stack;
+	let client;
+	const label = `MCP Server Trigger, n8n ${versionInfo(major).version}`;
+	const check = (name, fn) => report.check(label, name, fn);
+	try {
+		const ctx = {};
+		const ready = await check('n8n start with the MCP Server Trigger workflow published; an MCP client connects', async () => {
+			const port = await freePort();
+			ctx.baseUrl = `http://127.0.0.1:${port}`;
+			const workflow = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+			// A second Crew tool whose crew fails, for the failure check only.
+			const failing = JSON.parse(JSON.stringify(workflow.nodes.find((n) => n.name === 'Research Crew')));
+			Object.assign(failing, { name: 'Failing Crew', id: 'b9e2e001-0003-4c2e-9a11-6d6370740001', position: [220, 220] });
+			failing.parameters.options.meta = JSON.stringify({ reference: { outcome: 'failure', error: FAILURE, durationMs: 500 } });
+			workflow.nodes.push(failing);
+			workflow.connections['Failing Crew'] = { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] };
+			stack = await prepare({
+				major,
+				root,
+				packed,
+				log: (m) => say(`  ${m}`),
+				editWorkflows: (workflows) => {
+					for (const k of Object.keys(workflows)) delete workflows[k];
+					workflows.mcp = workflow;
+				},
+			});
+			await stack.crew.configure({ inputs: THREE_INPUTS, durationMs: 1000 });
+			await stack.n8n.mustCli(['publish:workflow', `--id=${workflow.id}`]);
+			await stack.n8n.start({ env: { N8N_PORT: String(port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
+			client = await connectWhenServed(`${ctx.baseUrl}/mcp/${workflow.nodes[0].parameters.path}`, stack.n8n.server.proc);
+		});
+		if (!ready) return;
+		const { crew, tokens } = stack;
+
+		let tool;
+		await check('the client lists the Crew tool with the crew\'s three inputs as required string parameters', async () => {
+			const { tools } = await client.listTools();
+			tool = tools.find((t) => t.name === 'Research_Crew');
+			assert.ok(tool, `listed: ${tools.map((t) => t.name).join(', ')}`);
+			const { properties, required } = tool.inputSchema;
+			assert.deepEqual(Object.keys(properties).sort(), ['audience', 'current_year', 'topic']);
+			assert.deepEqual([...required].sort(), ['audience', 'current_year', 'topic']);
+			for (const [name, schema] of Object.entries(properties)) assert.equal(schema.type, 'string', name);
+			say(`    ${tool.name}: ${tool.description}; ${JSON.stringify(properties)}`);
+		});
+
+		await check('calling it starts one crew with the client\'s values and answers in short', async () => {
+			assert.ok(tool, 'the tool was not listed');
+			await crew.reset();
+			const result = await client.callTool({ name: tool.name, arguments: VALUES });
+			const text = result.content.map((c) => c.text || '').join('');
+			assertNoToken(JSON.stringify(result), tokens, 'the MCP answer');
+			const runs = await crew.runs();
+			assert.deepEqual(runs.map((r) => r.inputs), [VALUES]);
+			assert.equal((await crew.requests()).filter((r) => r.route === 'kickoff').length, 1, 'one kickoff');
+			const crewResult = `Crew finished: topic=tides; audience=sailors; current_year=2026`;
+			assert.ok(text.includes(crewResult) && text.includes(runs[0].kickoffId) && text.includes('"state":"completed"'), text);
+			assert.ok(!text.includes('"response"'), `the raw record is not in the answer: ${text}`);
+			assert.ok(text.length <= 1.5 * crewResult.length + 200, `answer ${text.length} chars`);
+			say(`    answer (${text.length} chars): ${text}`);
+		});
+
+		await check('a failing crew answers with the reason and what to do', async () => {
+			await crew.reset();
+			await crew.configure({ inputs: THREE_INPUTS, durationMs: 1000 });
+			const result = await client.callTool({ name: 'Failing_Crew', arguments: VALUES });
+			const text = result.content.map((c) => c.text || '').join('');
+			const [run] = await crew.runs();
+			assert.ok(run, 'a crew was started');
+			assert.ok(text.includes(`The crew failed (kickoff ID ${run.kickoffId}): ${FAILURE}`), text);
+			assert.match(text, /Fix its cause/);
+			assertNoToken(JSON.stringify(result), tokens, 'the MCP answer');
+			say(`    answer: ${text}`);
+		});
+	} finally {
+		if (client) await client.close().catch(() => {});
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+		}
+	}
+}
+
+function parse() {
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	if (values.help) printHeaderAndExit(__filename);
+	const majors = parseMajors(values.n8n || '2');
+	if (majors.includes('1')) say('n8n 1.x: not run here (the MCP check is for n8n 2.x)');
+	return { majors: majors.filter((m) => m === '2'), keep: Boolean(values.keep) };
+}
+
+async function main() {
+	const opts = parse();
+	procs.installExitHandlers();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-mcp-'));
+	const report = createReport();
+	try {
+		const packed = await pkg.pack(path.join(root, 'pack'));
+		for (const major of opts.majors) {
+			say(`# MCP Server Trigger, n8n ${major}.x`);
+			await suite({ major, report, root: path.join(root, `mcp-${major}`), packed });
+		}
+	} finally {
+		await tearDown({ root, keep: opts.keep });
+	}
+	process.exitCode = report.finish();
+}
+
+module.exports = { mcpSuite: suite };
+
+if (require.main === module) runMain(main);
