@@ -143,18 +143,12 @@ export function waitingRecord(kickoffId: string, waitTill: number): IDataObject 
 	return { kickoff_id: kickoffId, state: 'running', waiting_for: 'callback', wait_till: new Date(waitTill).toISOString() };
 }
 
-/** Why callback mode cannot run here, or undefined when it can. */
-export function callbackRefusal(itemCount: number, nodeType: string): { message: string; description: string } | undefined {
+/** Why callback mode cannot run here, or undefined when it can. Any number of items can: the batch parks once. */
+export function callbackRefusal(nodeType: string): { message: string; description: string } | undefined {
 	if (nodeType.endsWith('Tool')) {
 		return {
 			message: 'Wait By: Callback cannot be used when the Crew node runs as an AI tool',
 			description: 'An agent\'s tool call cannot park the execution. Set Wait By to Polling.',
-		};
-	}
-	if (itemCount !== 1) {
-		return {
-			message: `Wait By: Callback handles one item per execution; this node received ${itemCount}`,
-			description: 'n8n resumes a waiting execution once, so no crew was started. Set Wait By to Polling to run a crew for every item, or run one execution per item (an Execute Workflow node in "Run once for each item" mode calling a workflow with this node).',
 		};
 	}
 	return undefined;

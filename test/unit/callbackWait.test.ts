@@ -148,17 +148,11 @@ describe('timeout marker', () => {
 });
 
 describe('callbackRefusal', () => {
-	it('allows one item in a workflow', () => {
-		expect(callbackRefusal(1, 'n8n-nodes-crewai.crew')).toBeUndefined();
-	});
-
-	it('refuses many items, saying what to do instead', () => {
-		const refusal = callbackRefusal(3, 'n8n-nodes-crewai.crew');
-		expect(refusal?.message).toContain('received 3');
-		expect(refusal?.description).toMatch(/Polling.*one execution per item/s);
+	it('allows any number of items in a workflow: the batch parks once', () => {
+		expect(callbackRefusal('n8n-nodes-crewai.crew')).toBeUndefined();
 	});
 
 	it('refuses the AI tool variant', () => {
-		expect(callbackRefusal(1, 'n8n-nodes-crewai.crewTool')?.message).toContain('AI tool');
+		expect(callbackRefusal('n8n-nodes-crewai.crewTool')?.message).toContain('AI tool');
 	});
 });

@@ -126,7 +126,7 @@ export function statusReader(context: CrewContext, connection: CrewConnection, p
 }
 
 /** The node stops at a failed kickoff; the crews already started for other items run on, and the user is told which. */
-function withRunningCrews(error: Error, running: RunningKickoff[]): Error {
+export function withRunningCrews(error: Error, running: RunningKickoff[]): Error {
 	if (running.length === 0) return error;
 	const holder = error as Error & { description?: string | null };
 	const ids = running.map((kickoff) => kickoff.kickoffId).join(', ');
