@@ -34,7 +34,6 @@ export async function watchFirstPhase(
 	const batchStartedAt = Math.min(...kickoffs.map((kickoff) => kickoff.startedAt));
 	const lastKickoffAt = Math.max(...kickoffs.map((kickoff) => kickoff.startedAt));
 	let nextRoundAt = Math.min(lastKickoffAt + policy.pollIntervalMs, deadline);
-	let lastDelayMs = policy.pollIntervalMs;
 
 	const readUntilOneRunning = async () => {
 		while (pending.length > 0) {
@@ -63,8 +62,6 @@ export async function watchFirstPhase(
 		await readUntilOneRunning();
 		const readAt = dependencies.now();
 		if (pending.length === 0 || readAt >= deadline) return outcomes;
-		const delay = nextPollDelay(policy, readAt - batchStartedAt, lastDelayMs);
-		lastDelayMs = delay;
-		nextRoundAt = Math.min(readAt + delay, deadline);
+		nextRoundAt = Math.min(readAt + nextPollDelay(policy, readAt - batchStartedAt), deadline);
 	}
 }
