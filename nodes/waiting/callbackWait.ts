@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../records/crewStatus';
-import type { WaitOutcome } from './waitForCompletion';
+import type { FirstPhaseOutcome } from './firstPhase';
 
 /**
  * The pure parts of Kickoff and Wait's "Wait By: Callback": the event stream the
@@ -107,11 +107,12 @@ export function firstPhaseDeadline(startedAt: number, timeoutMs: number, firstPh
 }
 
 /**
- * After the first phase: a crew that ended (or failed to be read) gives polling's own
- * output at once; one still running is parked, unless the timeout has already passed.
+ * After the first phase: a batch whose crews all ended (or failed to be read) gives
+ * polling's own output at once; one with a crew still running is parked, unless the
+ * timeout has already passed.
  */
-export function shouldPark(outcome: WaitOutcome, now: number, waitTill: number): boolean {
-	return outcome.kind === 'timedOut' && now < waitTill;
+export function shouldPark(outcomes: readonly FirstPhaseOutcome[], now: number, waitTill: number): boolean {
+	return outcomes.some((outcome) => outcome.kind === 'running') && now < waitTill;
 }
 
 /** The First Phase option in milliseconds, the default when empty, within its bounds. */

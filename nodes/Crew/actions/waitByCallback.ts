@@ -10,6 +10,7 @@ import {
 	newCallbackToken,
 	readCallback,
 	readFirstPhaseMs,
+	shouldPark,
 	timeoutMarker,
 	waitingRecord,
 } from '../../waiting/callbackWait';
@@ -160,8 +161,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	// Both lists are in item order, so the phase outcomes line up with the started kickoffs.
 	let position = 0;
 	const items = started.map((result) => (result.kind === 'error' ? { result } : { result, outcome: phase[position++] }));
-	const park = items.some(({ outcome }) => outcome?.kind === 'running') && tools.now() < waitTill;
-	if (!park) {
+	if (!shouldPark(phase, tools.now(), waitTill)) {
 		return items.map(({ result, outcome }) => {
 			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
 			const waitOutcome: WaitOutcome = outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome;
