@@ -40,6 +40,20 @@ export function readParkedEntry(json: unknown, itemIndex: number): ParkedEntry |
 	return undefined;
 }
 
+/**
+ * The expression that reads only what checks a call, [kickoff id, token hash] per
+ * item: n8n 2.x evaluates expressions in an isolate and copies the result out, so
+ * a call that does not complete the batch should not copy every item's record.
+ */
+export const AWAITED_ROWS_EXPRESSION = '{{ $input.all().map((item) => [item.json.kickoff_id ?? null, item.json.callback_token_sha256 ?? null]) }}';
+
+/** An awaited crew from its row (see AWAITED_ROWS_EXPRESSION); undefined for an item that is not awaited. */
+export function awaitedOfRow(row: unknown, itemIndex: number): (ParkedEntry & { kind: 'awaited' }) | undefined {
+	if (!Array.isArray(row)) return undefined;
+	const [kickoffId, tokenHash] = row.map(text);
+	return kickoffId && tokenHash ? { kind: 'awaited', itemIndex, kickoffId, tokenHash } : undefined;
+}
+
 /** The awaited crew a call's bearer token belongs to: each crew has its own token. */
 export function callerOf(entries: readonly ParkedEntry[], authorization: unknown): (ParkedEntry & { kind: 'awaited' }) | undefined {
 	for (const entry of entries) {

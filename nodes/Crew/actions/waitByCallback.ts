@@ -18,7 +18,7 @@ import type { AwaitedKickoff } from '../../waiting/callbackWait';
 import { mapWithConcurrency } from '../../waiting/concurrency';
 import { createEndedCrews, crewKey } from '../../waiting/endedCrews';
 import { watchFirstPhase } from '../../waiting/firstPhase';
-import { batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../waiting/parkedBatch';
+import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../waiting/parkedBatch';
 import type { ParkedEntry } from '../../waiting/parkedBatch';
 import { createPollPolicy } from '../../waiting/pollPolicy';
 import { getCrewConnection } from '../transport';
@@ -208,6 +208,16 @@ function readParkedBatch(context: IWebhookFunctions): ParkedEntry[] | undefined 
 	return entries.every((entry) => entry !== undefined) ? (entries as ParkedEntry[]) : undefined;
 }
 
+/** The crews still awaited when the batch parked: all a call needs until it finds the batch complete. */
+function readAwaitedCrews(context: IWebhookFunctions): Array<ParkedEntry & { kind: 'awaited' }> {
+	const rows = context.evaluateExpression(AWAITED_ROWS_EXPRESSION, 0);
+	if (!Array.isArray(rows)) return [];
+	return rows.flatMap((row, itemIndex) => {
+		const entry = awaitedOfRow(row, itemIndex);
+		return entry ? [entry] : [];
+	});
+}
+
 function answer(context: IWebhookFunctions, statusCode: number, body: IDataObject): IWebhookResponseData {
 	context.getResponseObject().status(statusCode).json(body);
 	return { noWebhookResponse: true };
@@ -249,17 +259,16 @@ function batchOutput(node: INode, entries: readonly ParkedEntry[], outcomes: Rea
  * and wipe the earlier nodes' data.
  */
 export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const entries = readParkedBatch(this);
-	if (!entries || !entries.some((entry) => entry.kind === 'awaited')) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
+	const awaited = readAwaitedCrews(this);
+	if (awaited.length === 0) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
 	const authorization = this.getHeaderData().authorization;
-	const caller = callerOf(entries, authorization);
+	const caller = callerOf(awaited, authorization);
 	if (!caller) return answer(this, 401, { error: 'invalid callback token' });
 	const verdict = readCallback({ body: this.getBodyData(), authorization }, caller);
 	if (verdict.kind === 'rejected') return answer(this, verdict.statusCode, { error: verdict.reason });
 	if (verdict.kind === 'notFinal') return { webhookResponse: { received: true } };
 
 	const node = this.getNode();
-	const awaited = entries.filter((entry): entry is ParkedEntry & { kind: 'awaited' } => entry.kind === 'awaited');
 	const outcomes = new Map<number, ItemOutcome>();
 	let batchKey = awaited[0].kickoffId;
 	let keys: string[] = [];
@@ -286,7 +295,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		outcomes.set(caller.itemIndex, outcomeToItem(node, kickoffOf(caller), own, 0));
 
 		const read = statusReader(this, connection, CONFIRM_POLL_MS);
-		for (const other of othersInReadingOrder(entries, caller)) {
+		for (const other of othersInReadingOrder(awaited, caller)) {
 			const outcome = await endedCrews.outcomeOf(keyOf(other.kickoffId), async () => await readOther(read, kickoffOf(other)));
 			if (!outcome) return answer(this, 200, { received: true, resumed: false, reason: 'other crews of this batch are still running' });
 			outcomes.set(other.itemIndex, outcomeToItem(node, kickoffOf(other), outcome, 0));
@@ -295,6 +304,9 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		// As for one crew: an error no read foresaw ends every crew still awaited with it.
 		for (const entry of awaited) if (!outcomes.has(entry.itemIndex)) outcomes.set(entry.itemIndex, { error: error as Error, kickoffId: entry.kickoffId });
 	}
+	// Every crew has ended: now, once, the whole batch (the records and errors seen before parking too).
+	const entries = readParkedBatch(this);
+	if (!entries) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
 	// n8n 1.x does not refuse a second resume of the same execution; within one process, this does.
 	if (!endedCrews.claimResume(batchKey)) return answer(this, 200, { received: true, resumed: false, reason: 'the batch is already being resumed' });
 	endedCrews.forget(keys);
