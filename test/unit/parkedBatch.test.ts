@@ -2,7 +2,7 @@ import { readCrewStatus } from '../../nodes/records/crewStatus';
 import { hashCallbackToken } from '../../nodes/waiting/callbackWait';
 import { createEndedCrews, crewKey } from '../../nodes/waiting/endedCrews';
 import { watchFirstPhase } from '../../nodes/waiting/firstPhase';
-import { batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../nodes/waiting/parkedBatch';
+import { awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../nodes/waiting/parkedBatch';
 import type { ParkedEntry } from '../../nodes/waiting/parkedBatch';
 import { createPollPolicy } from '../../nodes/waiting/pollPolicy';
 import type { RunningKickoff, StatusReading, WaitOutcome } from '../../nodes/waiting/waitForCompletion';
@@ -23,6 +23,15 @@ describe('readParkedEntry', () => {
 		expect(readParkedEntry({ index: 0 }, 0)).toBeUndefined();
 		expect(readParkedEntry('text', 0)).toBeUndefined();
 		expect(readParkedEntry({ kickoff_id: 'k1' }, 0)).toBeUndefined();
+	});
+});
+
+describe('awaitedOfRow', () => {
+	it('reads an awaited crew from its [kickoff id, token hash] row, and nothing from any other item\'s', () => {
+		expect(awaitedOfRow(['k1', 'ab'], 1)).toEqual({ kind: 'awaited', itemIndex: 1, kickoffId: 'k1', tokenHash: 'ab' });
+		expect(awaitedOfRow(['k2', null], 2)).toBeUndefined();
+		expect(awaitedOfRow([null, null], 0)).toBeUndefined();
+		expect(awaitedOfRow('k1', 0)).toBeUndefined();
 	});
 });
 
