@@ -9,12 +9,15 @@ import type { WaitOutcome } from './waitForCompletion';
  * before it, one read more per crew for each call that follows.
  */
 export interface EndedCrews {
+	/** A crew this process has read ended; undefined otherwise. */
+	ended(crewKey: string): WaitOutcome | undefined;
 	/**
-	 * The crew's outcome: remembered if it ended; else joins a read of it already in
-	 * flight (calls that arrive together would otherwise each read every crew);
-	 * else `read()`, remembered when it says the crew ended. Undefined: still running.
+	 * The crew's outcome: remembered if it ended; else joins a read of it in flight
+	 * that started at `notBefore` or later (calls that arrive together would otherwise
+	 * each read every crew; an older read may predate the crew's end); else `read()`,
+	 * remembered when it says the crew ended. Undefined: still running.
 	 */
-	outcomeOf(crewKey: string, read: () => Promise<WaitOutcome | undefined>): Promise<WaitOutcome | undefined>;
+	outcomeOf(crewKey: string, notBefore: number, read: () => Promise<WaitOutcome | undefined>): Promise<WaitOutcome | undefined>;
 	forget(crewKeys: readonly string[]): void;
 	/** True for the first call that asks for a batch: two calls that both find it complete must not both resume it. */
 	claimResume(batchKey: string): boolean;
@@ -33,7 +36,7 @@ const MAX_ENTRIES = 20_000;
 
 export function createEndedCrews(now: () => number, maxEntries = MAX_ENTRIES): EndedCrews {
 	const outcomes = new Map<string, { outcome: WaitOutcome; at: number }>();
-	const reading = new Map<string, Promise<WaitOutcome | undefined>>();
+	const reading = new Map<string, { startedAt: number; outcome: Promise<WaitOutcome | undefined> }>();
 	const claims = new Map<string, number>();
 	const prune = (entries: Map<string, unknown>, atOf: (value: never) => number) => {
 		const oldest = now() - KEEP_MS;
@@ -44,21 +47,27 @@ export function createEndedCrews(now: () => number, maxEntries = MAX_ENTRIES): E
 		}
 	};
 	return {
-		async outcomeOf(crewKey, read) {
-			const known = outcomes.get(crewKey)?.outcome ?? reading.get(crewKey);
-			if (known) return await known;
-			const pending = read().then((outcome) => {
-				if (outcome && ended(outcome)) {
-					outcomes.set(crewKey, { outcome, at: now() });
-					prune(outcomes, (value: { at: number }) => value.at);
-				}
-				return outcome;
-			});
-			reading.set(crewKey, pending);
+		ended: (crewKey) => outcomes.get(crewKey)?.outcome,
+		async outcomeOf(crewKey, notBefore, read) {
+			const known = outcomes.get(crewKey)?.outcome;
+			if (known) return known;
+			const inFlight = reading.get(crewKey);
+			if (inFlight && inFlight.startedAt >= notBefore) return await inFlight.outcome;
+			const mine = {
+				startedAt: now(),
+				outcome: read().then((outcome) => {
+					if (outcome && ended(outcome)) {
+						outcomes.set(crewKey, { outcome, at: now() });
+						prune(outcomes, (value: { at: number }) => value.at);
+					}
+					return outcome;
+				}),
+			};
+			reading.set(crewKey, mine);
 			try {
-				return await pending;
+				return await mine.outcome;
 			} finally {
-				reading.delete(crewKey);
+				if (reading.get(crewKey) === mine) reading.delete(crewKey);
 			}
 		},
 		forget(crewKeys) {

@@ -71,16 +71,32 @@ describe('createEndedCrews', () => {
 			await Promise.resolve();
 			return outcome;
 		};
-		expect(await crews.outcomeOf('a', read(undefined))).toBeUndefined();
-		expect(await crews.outcomeOf('a', read(undefined))).toBeUndefined();
+		expect(await crews.outcomeOf('a', 0, read(undefined))).toBeUndefined();
+		expect(await crews.outcomeOf('a', 0, read(undefined))).toBeUndefined();
 		expect(reads).toBe(2);
-		const together = await Promise.all([crews.outcomeOf('b', read(completed)), crews.outcomeOf('b', read(completed))]);
+		const together = await Promise.all([crews.outcomeOf('b', 0, read(completed)), crews.outcomeOf('b', 0, read(completed))]);
 		expect(together).toEqual([completed, completed]);
 		expect(reads).toBe(3);
-		expect(await crews.outcomeOf('b', read(undefined))).toBe(completed);
+		expect(await crews.outcomeOf('b', 0, read(undefined))).toBe(completed);
 		expect(reads).toBe(3);
 		crews.forget(['b']);
-		expect(await crews.outcomeOf('b', read(undefined))).toBeUndefined();
+		expect(await crews.outcomeOf('b', 0, read(undefined))).toBeUndefined();
+	});
+
+	it('never joins a read that started before the asking call arrived: it may predate the crew\'s end', async () => {
+		let clock = 100;
+		const crews = createEndedCrews(() => clock);
+		let release: (outcome: WaitOutcome | undefined) => void = () => undefined;
+		const stale = crews.outcomeOf('a', 0, async () => await new Promise<WaitOutcome | undefined>((resolve) => (release = resolve)));
+		clock = 200;
+		let fresh = 0;
+		const later = crews.outcomeOf('a', 150, async () => (fresh++, completed));
+		expect(await later).toBe(completed);
+		expect(fresh).toBe(1);
+		release(undefined);
+		expect(await stale).toBeUndefined();
+		expect(crews.ended('a')).toBe(completed);
+		expect(crews.ended('b')).toBeUndefined();
 	});
 
 	it('lets one call claim a batch\'s resume, and keeps at most its bound of crews', async () => {
@@ -88,14 +104,14 @@ describe('createEndedCrews', () => {
 		const crews = createEndedCrews(() => clock, 2);
 		expect(crews.claimResume('batch')).toBe(true);
 		expect(crews.claimResume('batch')).toBe(false);
-		for (const key of ['a', 'b', 'c']) await crews.outcomeOf(key, async () => completed);
+		for (const key of ['a', 'b', 'c']) await crews.outcomeOf(key, 0, async () => completed);
 		let reads = 0;
-		await crews.outcomeOf('a', async () => (reads++, undefined));
+		await crews.outcomeOf('a', 0, async () => (reads++, undefined));
 		expect(reads).toBe(1);
 		clock += 26 * 3_600_000;
 		expect(crews.claimResume('batch')).toBe(true);
 		crews.clear();
-		await crews.outcomeOf('c', async () => (reads++, undefined));
+		await crews.outcomeOf('c', 0, async () => (reads++, undefined));
 		expect(reads).toBe(2);
 	});
 

@@ -268,6 +268,8 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 	if (verdict.kind === 'rejected') return answer(this, verdict.statusCode, { error: verdict.reason });
 	if (verdict.kind === 'notFinal') return { webhookResponse: { received: true } };
 
+	// Every read below starts after this call arrived, so after its crew's end: never one that predates it.
+	const arrivedAt = Date.now();
 	const node = this.getNode();
 	const outcomes = new Map<number, ItemOutcome>();
 	let batchKey = awaited[0].kickoffId;
@@ -287,7 +289,12 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools);
 			return confirmed.kind === 'timedOut' ? undefined : confirmed;
 		};
-		const own = await endedCrews.outcomeOf(keyOf(caller.kickoffId), confirm);
+		if (awaited.length > 1 && endedCrews.ended(keyOf(caller.kickoffId))) {
+			// Its end was already received here, and the call that read it checked the batch then; every crew
+			// that ended since calls too. A repeat costs no read.
+			return answer(this, 200, { received: true, resumed: false, reason: 'this crew\'s end was already received' });
+		}
+		const own = await endedCrews.outcomeOf(keyOf(caller.kickoffId), arrivedAt, confirm);
 		if (!own) {
 			// The service says the crew is still running: the timeout decides (README, Wait By: Callback).
 			return answer(this, 202, { received: true, resumed: false, reason: 'the crew service still reports the crew as running' });
@@ -296,7 +303,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 
 		const read = statusReader(this, connection, CONFIRM_POLL_MS);
 		for (const other of othersInReadingOrder(awaited, caller)) {
-			const outcome = await endedCrews.outcomeOf(keyOf(other.kickoffId), async () => await readOther(read, kickoffOf(other)));
+			const outcome = await endedCrews.outcomeOf(keyOf(other.kickoffId), arrivedAt, async () => await readOther(read, kickoffOf(other)));
 			if (!outcome) return answer(this, 200, { received: true, resumed: false, reason: 'other crews of this batch are still running' });
 			outcomes.set(other.itemIndex, outcomeToItem(node, kickoffOf(other), outcome, 0));
 		}
