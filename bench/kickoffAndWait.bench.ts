@@ -7,7 +7,16 @@
  *
  *   npm run bench            all scenarios (about three minutes)
  *   npm run bench -- --quick  N up to 10, no 500-item memory run
+ *
+ * It also prints, and checks, when a crew's end is noticed: polling's default
+ * schedule on a simulated clock (crews of 2 s to 1 h), against Wait By: Callback
+ * measured for real (the crew's call handed to the node's webhook as n8n does),
+ * and a batch of 50 crews waiting by callback: its wall against the slowest
+ * crew and its status reads per kickoff.
  */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
 import { readCrewStatus } from '../nodes/records/crewStatus';
 import { createPollPolicy } from '../nodes/waiting/pollPolicy';
 import { waitForCompletion } from '../nodes/waiting/waitForCompletion';
@@ -15,6 +24,8 @@ import { startCrewService } from '../test/crew-service';
 import type { CrewService, Run } from '../test/crew-service';
 import { items, runCrewNode } from '../test/helpers/crewWorkflow';
 import type { Credentials } from '../test/helpers/crewWorkflow';
+import { callResumeWebhook, runUntilParked } from '../test/helpers/waitingExecution';
+import type { ParkedExecution } from '../test/helpers/waitingExecution';
 
 const DURATION_MS = 2_000;
 const POLL_INTERVAL_S = 0.5;
@@ -102,6 +113,85 @@ async function peakMemory(service: CrewService, credentials: Credentials, itemCo
 	return { wallMs, heapGrowthMb: (peakHeap - baseline.heapUsed) / 1_048_576, rssGrowthMb: (peakRss - baseline.rss) / 1_048_576, peakRssMb: peakRss / 1_048_576 };
 }
 
+
+/**
+ * n8n's /webhook-waiting/ route for one parked execution at a time: every call the
+ * service makes is handed to the node's webhook() (409 before parking and after
+ * the resume, as n8n answers); resolves when a call resumes the execution.
+ */
+async function resumeEndpoint() {
+	let parked: ParkedExecution | undefined;
+	let onResumed: ((at: number) => void) | undefined;
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			void (async () => {
+				let status = 409;
+				const execution = parked;
+				if (execution) {
+					const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+					const query = Object.fromEntries(new URL(req.url ?? '/', 'http://x').searchParams);
+					const { result, answered } = await callResumeWebhook(execution, { body, headers: { authorization: req.headers.authorization }, query });
+					status = answered.status ?? 200;
+					if (result.workflowData && parked === execution) {
+						parked = undefined;
+						onResumed?.(Date.now());
+					}
+				}
+				res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+			})();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting`;
+	return {
+		base,
+		/** Parks the workflow, then waits for the call that resumes it; the clock time of that resume. */
+		async untilResumed(execution: ParkedExecution): Promise<number> {
+			const resumed = new Promise<number>((resolve) => (onResumed = resolve));
+			parked = execution;
+			return await resumed;
+		},
+		close: async () => await new Promise((resolve) => server.close(resolve)),
+	};
+}
+
+/** Kickoff and Wait by callback for `durations.length` items, each crew its own duration; one waiting execution. */
+async function waitByCallback(service: CrewService, credentials: Credentials, durations: number[]) {
+	const endpoint = await resumeEndpoint();
+	const firstRun = service.runs.length;
+	service.configure({ plan: ({ inputs }) => ({ durationMs: durations[Number(inputs.topic)] }) });
+	try {
+		const started = Date.now();
+		const execution = await runUntilParked({
+			parameters: (itemIndex: number) => ({
+				operation: 'kickoffAndWait',
+				waitBy: 'callback',
+				inputsMode: 'json',
+				inputsJson: JSON.stringify({ topic: String(itemIndex) }),
+				options: { pollInterval: POLL_INTERVAL_S, timeout: 600, firstPhase: 0.5, maxConcurrentKickoffs: 10 },
+			}),
+			credentials,
+			items: items(durations.length),
+			webhookWaitingBaseUrl: endpoint.base,
+		});
+		if (!execution.waitTill) throw new Error('the execution was not parked');
+		const resumedAt = await endpoint.untilResumed(execution);
+		const runs = service.runs.slice(firstRun);
+		const lastEnd = Math.max(...runs.map((run) => run.completesAt as number));
+		return {
+			wallMs: resumedAt - started,
+			slowestMs: Math.max(...durations),
+			detectionMs: resumedAt - lastEnd,
+			statusRequestsPerKickoff: runs.reduce((sum, run) => sum + run.statusRequests, 0) / runs.length,
+		};
+	} finally {
+		service.configure({ plan: undefined });
+		await endpoint.close();
+	}
+}
+
 function verdict(ok: boolean) {
 	return ok ? 'PASS' : 'FAIL';
 }
@@ -146,11 +236,33 @@ async function main() {
 	console.log(`  the slowest crew's finish noticed ${seconds(Math.min(...mixed.detectionDelaysMs))} later (poll interval ${POLL_INTERVAL_S} s)`);
 	service.configure({ plan: undefined });
 
-	console.log('\nstatus reads per kickoff with the default poll interval (2 s), simulated clock:');
+	// The call leaves the service when the crew ends, so its delay does not grow with the run time: measured for real on 2 s crews.
+	service.reset();
+	const callbackDelays: number[] = [];
+	for (let sample = 0; sample < 3; sample++) callbackDelays.push((await waitByCallback(service, credentials, [2_000])).detectionMs);
+	const callbackDelay = median(callbackDelays);
+	console.log('\na crew\'s end noticed: Wait By: Callback (measured, 2 s crews, median of 3) against polling\'s default schedule (2 s interval, simulated clock):');
+	console.log('crew       callback   polling   polling status reads');
 	for (const durationMs of [2_000, 60_000, 600_000, 3_600_000]) {
 		const { reads, detectionMs } = await simulatedStatusRequests(durationMs, 2_000);
-		console.log(`  crew of ${String(durationMs / 1000).padStart(5)} s: ${String(reads).padStart(4)} status reads, finish noticed ${seconds(detectionMs)} after it`);
+		const callback = durationMs === 2_000 ? seconds(callbackDelay) : `${seconds(callbackDelay)}*`;
+		console.log(`${`${durationMs / 1000} s`.padEnd(9)}  ${callback.padStart(8)}   ${seconds(detectionMs).padStart(7)}   ${String(reads).padStart(4)}`);
+		if (durationMs >= 60_000) {
+			const bound = Math.min(durationMs * 0.05, 30_000);
+			claims.push(`${verdict(detectionMs <= bound)} polling notices a ${durationMs / 1000} s crew's end ${seconds(detectionMs)} late (claim: within 5% of its run time and the 30 s cap, ${seconds(bound)})`);
+		}
+		if (durationMs === 3_600_000) claims.push(`${verdict(reads <= 200)} polling reads a 1 h crew's status ${reads} times (claim: <= 200)`);
 	}
+	console.log('  * the same call path as the 2 s crew: the service calls when the crew ends, whatever its run time');
+	claims.push(`${verdict(callbackDelay <= 1_000)} Wait By: Callback notices a crew's end ${seconds(callbackDelay)} late (claim: <= 1 s)`);
+
+	service.reset();
+	const spread = Array.from({ length: 50 }, (_, index) => 1_500 + Math.round((index * 1_000) / 49));
+	const batch = await waitByCallback(service, credentials, spread);
+	console.log(
+		`\n50 items by callback, crews of 1.5–2.5 s: resumed ${seconds(batch.wallMs)} after the first kickoff = ${(batch.wallMs / batch.slowestMs).toFixed(2)} x the slowest crew, ${seconds(batch.detectionMs)} after the last crew ended; ${batch.statusRequestsPerKickoff.toFixed(2)} status reads per kickoff`,
+	);
+	claims.push(`${verdict(batch.statusRequestsPerKickoff <= 3)} a batch of 50 by callback: ${batch.statusRequestsPerKickoff.toFixed(2)} status reads per kickoff (claim: <= 3)`);
 
 	if (!quick) {
 		service.reset();

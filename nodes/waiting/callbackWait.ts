@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../records/crewStatus';
-import type { WaitOutcome } from './waitForCompletion';
+import type { FirstPhaseOutcome } from './firstPhase';
 
 /**
  * The pure parts of Kickoff and Wait's "Wait By: Callback": the event stream the
@@ -107,11 +107,12 @@ export function firstPhaseDeadline(startedAt: number, timeoutMs: number, firstPh
 }
 
 /**
- * After the first phase: a crew that ended (or failed to be read) gives polling's own
- * output at once; one still running is parked, unless the timeout has already passed.
+ * After the first phase: a batch whose crews all ended (or failed to be read) gives
+ * polling's own output at once; one with a crew still running is parked, unless the
+ * timeout has already passed.
  */
-export function shouldPark(outcome: WaitOutcome, now: number, waitTill: number): boolean {
-	return outcome.kind === 'timedOut' && now < waitTill;
+export function shouldPark(outcomes: readonly FirstPhaseOutcome[], now: number, waitTill: number): boolean {
+	return outcomes.some((outcome) => outcome.kind === 'running') && now < waitTill;
 }
 
 /** The First Phase option in milliseconds, the default when empty, within its bounds. */
@@ -143,18 +144,12 @@ export function waitingRecord(kickoffId: string, waitTill: number): IDataObject 
 	return { kickoff_id: kickoffId, state: 'running', waiting_for: 'callback', wait_till: new Date(waitTill).toISOString() };
 }
 
-/** Why callback mode cannot run here, or undefined when it can. */
-export function callbackRefusal(itemCount: number, nodeType: string): { message: string; description: string } | undefined {
+/** Why callback mode cannot run here, or undefined when it can. Any number of items can: the batch parks once. */
+export function callbackRefusal(nodeType: string): { message: string; description: string } | undefined {
 	if (nodeType.endsWith('Tool')) {
 		return {
 			message: 'Wait By: Callback cannot be used when the Crew node runs as an AI tool',
 			description: 'An agent\'s tool call cannot park the execution. Set Wait By to Polling.',
-		};
-	}
-	if (itemCount !== 1) {
-		return {
-			message: `Wait By: Callback handles one item per execution; this node received ${itemCount}`,
-			description: 'n8n resumes a waiting execution once, so no crew was started. Set Wait By to Polling to run a crew for every item, or run one execution per item (an Execute Workflow node in "Run once for each item" mode calling a workflow with this node).',
 		};
 	}
 	return undefined;

@@ -5,34 +5,37 @@
 export interface PollPolicy {
 	/** The first wait between polls, and the shortest ever. */
 	pollIntervalMs: number;
-	/** Polling stays at the interval this long after the kickoff, then backs off. */
-	steadyPhaseMs: number;
-	/** Growth factor of the wait per poll once backing off. */
-	backoffFactor: number;
+	/**
+	 * The wait as a share of the crew's run time so far: a crew's end is noticed
+	 * at most this share of its run time late, and a long crew costs few reads
+	 * (the waits grow geometrically until the cap).
+	 */
+	lagShare: number;
 	/** The longest wait between polls: a finished crew is noticed within this. */
 	maxPollIntervalMs: number;
 }
 
 export const MAX_POLL_INTERVAL_MS = 30_000;
+/** A 60 s crew noticed within 3 s, a 10 min crew within the 30 s cap; a 1 h crew costs under 200 reads at the default 2 s interval. */
+export const LAG_SHARE = 0.05;
 
 export function createPollPolicy(pollIntervalMs: number): PollPolicy {
 	return {
 		pollIntervalMs,
-		steadyPhaseMs: 30_000,
-		backoffFactor: 1.5,
+		lagShare: LAG_SHARE,
 		maxPollIntervalMs: Math.max(MAX_POLL_INTERVAL_MS, pollIntervalMs),
 	};
 }
 
 /**
- * The wait before the next status read of a crew that is still running.
- * Short crews (most) are polled at the interval; a crew still running after
- * the steady phase is polled less and less often, up to the cap.
+ * The wait before the next status read of a crew that is still running: a
+ * share of how long it has run, never shorter than the interval nor longer
+ * than the cap. Short crews (most) are polled at the interval; the read after
+ * a crew's end comes at most that share of its run time late.
  */
-export function nextPollDelay(policy: PollPolicy, sinceKickoffMs: number, previousDelayMs: number): number {
-	if (sinceKickoffMs < policy.steadyPhaseMs) return policy.pollIntervalMs;
-	const grown = Math.max(policy.pollIntervalMs, previousDelayMs) * policy.backoffFactor;
-	return Math.min(policy.maxPollIntervalMs, Math.round(grown));
+export function nextPollDelay(policy: PollPolicy, sinceKickoffMs: number): number {
+	const proportional = Math.round(Math.max(0, sinceKickoffMs) * policy.lagShare);
+	return Math.min(policy.maxPollIntervalMs, Math.max(policy.pollIntervalMs, proportional));
 }
 
 /**

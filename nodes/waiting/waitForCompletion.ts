@@ -43,7 +43,6 @@ export interface WaitDependencies {
 interface Watch {
 	kickoff: RunningKickoff;
 	nextPollAt: number;
-	lastDelayMs: number;
 	consecutiveFailures: number;
 	lastStatus?: CrewStatus;
 	lastError?: Error;
@@ -67,7 +66,6 @@ export async function waitForCompletion(
 		watches.set(position, {
 			kickoff,
 			nextPollAt: Math.min(kickoff.startedAt + policy.pollIntervalMs, deadline),
-			lastDelayMs: policy.pollIntervalMs,
 			consecutiveFailures: 0,
 		});
 	});
@@ -90,8 +88,7 @@ export async function waitForCompletion(
 			if (status.state === 'paused') return settle(position, { kind: 'paused', status });
 			watch.lastStatus = status;
 			watch.consecutiveFailures = 0;
-			delay = nextPollDelay(policy, readAt - watch.kickoff.startedAt, watch.lastDelayMs);
-			watch.lastDelayMs = delay;
+			delay = nextPollDelay(policy, readAt - watch.kickoff.startedAt);
 		} else {
 			watch.lastError = reading.error;
 			watch.consecutiveFailures += 1;

@@ -45,7 +45,9 @@ const { createReport, say } = require('./lib/report');
 const { restClient, decodeExecutionData } = require('./callback');
 
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'wait-callback', 'wait-by-callback.json');
+const BATCH_WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'wait-callback', 'wait-by-callback-batch.json');
 const WEBHOOK_PATH = 'crewai-wait-by-callback';
+const DEFAULT_EVENT_STREAM = { flushMs: 100, shuffle: true, duplicate: false };
 const CREW_NODE = 'Kickoff and Wait';
 const AFTER_NODE = 'After';
 const FAILURE = 'Task execution failed: the writer agent crashed';
@@ -75,7 +77,8 @@ function loadVariants() {
 	const errorOutput = variant('error-output', 'continueErrorOutput', 'e1');
 	errorOutput.nodes.push({ id: 'a1b2c3d4-0004-4e2e-8c11-7761697463e1', parameters: {}, name: 'Error Branch', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 200] });
 	errorOutput.connections[CREW_NODE].main.push([{ node: 'Error Branch', type: 'main', index: 0 }]);
-	return { waitByCallback: base, errorOutput, stopWorkflow: variant('stop', undefined, 's1') };
+	const batch = JSON.parse(fs.readFileSync(BATCH_WORKFLOW_FILE, 'utf8'));
+	return { waitByCallback: base, errorOutput, stopWorkflow: variant('stop', undefined, 's1'), batch };
 }
 
 async function until(what, fn, timeoutMs = 30000, everyMs = 250) {
@@ -165,12 +168,50 @@ async function suite({ major, report, root, packed }) {
 			return runs[0].data.main[0].map((i) => i.json);
 		};
 		const streamCalls = async (kickoffId) => (await deliveries(crew)).filter((d) => d.kind === 'stream' && d.kickoffId === kickoffId);
+		/** The Crew node's items on one output (0 success, 1 error), as n8n stored them. */
+		const crewOutput = (data, output) => (data.resultData.runData[CREW_NODE]?.at(-1)?.data?.main?.[output] ?? []);
+		/** Starts a batch: one item per crew, in order; gives the execution and each item's kickoff id. */
+		const startBatch = async (body) => {
+			const { executionId } = await start(body, workflows.batch);
+			const runs = await until('every kickoff', async () => {
+				const found = (await crew.runs()).filter((r) => body.crews.some((c) => c.topic === r.inputs.topic));
+				return found.length === body.crews.length && found;
+			});
+			const kickoffIds = body.crews.map((c) => runs.find((r) => r.inputs.topic === c.topic).kickoffId);
+			return { executionId, kickoffIds };
+		};
+		const statusReadsOf = async (kickoffIds) => (await crew.runs()).filter((r) => kickoffIds.includes(r.kickoffId)).reduce((sum, r) => sum + r.statusRequests, 0);
 
 		// Started first: its resume comes from the WaitTracker, up to ~2 min later.
 		let timedOut;
 		await check('a crew that outlives the 5 s timeout: the execution waits', async () => {
 			timedOut = await start({ topic: 'slow', reference: { durationMs: 600000 }, timeout: 5 });
 			await waiting(timedOut.executionId);
+		});
+
+		// A batch with a crew that never ends: n8n's WaitTracker resumes it at the timeout too.
+		let timedOutBatch;
+		await check('a batch of 6 with a crew that never ends: the execution parks once, the calls of the crews that end keep it waiting', async () => {
+			timedOutBatch = await startBatch({
+				timeout: 12,
+				firstPhase: 2,
+				crews: [
+					{ topic: 'b-quick', reference: { durationMs: 300 } },
+					{ topic: 'b-quick-fail', reference: { durationMs: 600, outcome: 'failure', error: FAILURE } },
+					{ topic: 'b-never', reference: { outcome: 'never' } },
+					{ topic: 'b-3s', reference: { durationMs: 3000 } },
+					{ topic: 'b-4s-fail', reference: { durationMs: 4000, outcome: 'failure', error: FAILURE } },
+					{ topic: 'b-5s', reference: { durationMs: 5000 } },
+				],
+			});
+			await waiting(timedOutBatch.executionId);
+			const late = timedOutBatch.kickoffIds.slice(3);
+			const calls = await until('the three crews that end called back', async () => {
+				const found = (await deliveries(crew)).filter((d) => d.kind === 'stream' && late.includes(d.kickoffId) && (d.status !== null || d.error));
+				return found.length >= 3 && found;
+			}, 30000);
+			assert.deepEqual(calls.map((c) => c.status), [200, 200, 200], 'answered 200, not resumed');
+			assert.equal((await summary(timedOutBatch.executionId)).status, 'waiting');
 		});
 
 		await check('a 6 s crew: the execution is waiting, the crew\'s call (the resume URL as given) is answered 200, the same workflow gets the normalized record', async () => {
@@ -252,6 +293,53 @@ async function suite({ major, report, root, packed }) {
 			assert.equal(afterItems(data)[0].error, `The crew failed (kickoff ID ${kickoffId}): ${FAILURE}`);
 		});
 
+		await check('a batch of 6 (mixed durations, a failing crew, two ending together, every call sent twice, forged calls): parked once, resumed once by the last crew, Polling\'s items in order on both outputs', async () => {
+			await crew.configure({ eventStream: { ...DEFAULT_EVENT_STREAM, duplicate: true } });
+			let batch;
+			try {
+				batch = await startBatch({
+					firstPhase: 1,
+					crews: [
+						{ topic: 'a-4s', reference: { durationMs: 4000 } },
+						{ topic: 'a-6s-fail', reference: { durationMs: 6000, outcome: 'failure', error: FAILURE } },
+						{ topic: 'a-8s-first', reference: { durationMs: 8000 } },
+						{ topic: 'a-8s-second', reference: { durationMs: 8000 } },
+						{ topic: 'a-5s', reference: { durationMs: 5000 } },
+						{ topic: 'a-10s', reference: { durationMs: 10000 } },
+					],
+				});
+				const { executionId, kickoffIds } = batch;
+				await waiting(executionId);
+				const stored = decodeExecutionData(n8n, (await rest.execution(executionId)).data);
+				const resumeUrl = `${ctx.baseUrl}/webhook-waiting/${executionId}${major === '2' ? `?signature=${stored.resumeToken}` : ''}`;
+				const forged = await fetch(resumeUrl, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', authorization: 'Bearer guessed' },
+					body: JSON.stringify({ events: [{ id: 'x', execution_id: kickoffIds[5], type: 'crew_kickoff_completed', data: {} }] }),
+				});
+				assert.equal(forged.status, 401, 'a forged call is refused by the node');
+				const { status, data } = await finished(executionId, 40000);
+				assert.equal(status, 'success');
+				const ok = crewOutput(data, 0);
+				assert.deepEqual(ok.map((i) => [i.json.kickoff_id, i.json.state, i.pairedItem?.item ?? i.pairedItem]), [0, 2, 3, 4, 5].map((n) => [kickoffIds[n], 'completed', n]));
+				assert.equal(ok[0].json.result, 'Crew finished: topic=a-4s');
+				const failed = crewOutput(data, 1);
+				assert.equal(failed.length, 1);
+				assert.equal(failed[0].json.error.message, `The crew failed (kickoff ID ${kickoffIds[1]}): ${FAILURE}`);
+				assert.equal(failed[0].json.error.kickoff_id, kickoffIds[1]);
+				const calls = (await deliveries(crew)).filter((d) => d.kind === 'stream' && kickoffIds.includes(d.kickoffId));
+				const byStatus = calls.reduce((counts, c) => ({ ...counts, [c.status]: (counts[c.status] ?? 0) + 1 }), {});
+				// Each crew's end sent twice: all 200 until the last crew's call resumed it; n8n answers 409 after that.
+				assert.equal(calls.length, 12, `calls: ${JSON.stringify(byStatus)}`);
+				assert.ok((byStatus[200] ?? 0) >= 11, `calls: ${JSON.stringify(byStatus)}`);
+				const reads = await statusReadsOf(kickoffIds);
+				say(`    batch of 6: ${reads} status reads, ${(reads / 6).toFixed(2)} per kickoff; calls answered ${JSON.stringify(byStatus)}`);
+				assert.ok(reads / 6 <= 3, `${reads} status reads`);
+			} finally {
+				await crew.configure({ eventStream: DEFAULT_EVENT_STREAM });
+			}
+		});
+
 		await check('a 0.3 s crew with a 3 s first phase is answered by polling and never parked; its call gets 409', async () => {
 			const { executionId, kickoffId } = await start({ topic: 'quick', reference: { durationMs: 300 }, firstPhase: 3 });
 			const { status, data } = await finished(executionId);
@@ -273,6 +361,23 @@ async function suite({ major, report, root, packed }) {
 			const run = (await crew.runs()).find((r) => r.kickoffId === timedOut.kickoffId);
 			assert.ok(run, 'the service still has the run');
 			assert.equal(run.completesAt === null || run.completesAt > Date.now(), true, 'the crew was not stopped');
+		});
+
+		await check('the timed-out batch: the crews seen ending before parking give their own items, every other item the timeout item naming its kickoff id', async () => {
+			assert.ok(timedOutBatch, 'no timed-out batch');
+			const { executionId, kickoffIds } = timedOutBatch;
+			const { status, data } = await finished(executionId, TIMEOUT_RESUME_MS);
+			assert.equal(status, 'success');
+			const ok = crewOutput(data, 0);
+			assert.deepEqual(ok.map((i) => [i.json.kickoff_id, i.json.state]), [[kickoffIds[0], 'completed']]);
+			const errors = crewOutput(data, 1);
+			assert.equal(errors.length, 5);
+			const messages = errors.map((i) => (typeof i.json.error === 'string' ? i.json.error : i.json.error?.message));
+			assert.equal(messages[0], `The crew failed (kickoff ID ${kickoffIds[1]}): ${FAILURE}`);
+			for (const [index, n] of [2, 3, 4, 5].entries()) {
+				assert.equal(messages[index + 1], `The 4 crews did not all end within 12 seconds; this crew's end was not seen (kickoff ID ${kickoffIds[n]})`);
+			}
+			assert.equal(JSON.stringify(errors).includes('callback_token'), false, 'no token hash in the output');
 		});
 	} finally {
 		if (stack) {

@@ -201,3 +201,22 @@ async function resume(execution: ParkedExecution, runExecutionData: IRunExecutio
 	const outputs = crewOutputsOf(run, -1);
 	return { run, record, outputs, output: outputs[0] ?? [] };
 }
+
+/**
+ * n8n's timeout: WaitTracker.startExecution runs the stored execution again, waitTill
+ * and all, and n8n-core's WorkflowExecute.handleWaitingState disables the waiting
+ * node, so its stack entry's items (what the node parked) pass through unchanged
+ * (handleDisabledNode). None of the node's code runs.
+ */
+export async function resumeAtTimeout(execution: ParkedExecution): Promise<ResumedExecution> {
+	if (!execution.waitTill) throw new UnexpectedError('The execution is not waiting: n8n has nothing to resume at a timeout');
+	const runExecutionData = JSON.parse(JSON.stringify(execution.run.data)) as IRunExecutionData;
+	runExecutionData.waitTill = execution.waitTill;
+	const { workflow, workflowData } = workflowOf(execution.spec);
+	const { mode } = execution.run;
+	const additionalData = additionalDataFor(execution.spec, workflowData, mode, execution.executionId);
+	const { result: run, record } = await recordRun(async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
+	checkTokenHidden(execution.spec.credentials.token, 'execution resumed at its timeout', run, record);
+	const outputs = crewOutputsOf(run, -1);
+	return { run, record, outputs, output: outputs[0] ?? [] };
+}

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useCrewService, ORGANIZATION_TOKEN } from '../helpers/crewService';
-import { items, runCrewNode } from '../helpers/crewWorkflow';
+import { runCrewNode } from '../helpers/crewWorkflow';
 import type { CrewRunOptions } from '../helpers/crewWorkflow';
 import { callResumeWebhook, runUntilParked as runWorkflowUntilParked } from '../helpers/waitingExecution';
 import type { ParkedExecution } from '../helpers/waitingExecution';
@@ -155,18 +155,6 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		expect(waitTill).toBeUndefined();
 		expect(run.status).toBe('success');
 		expect(output[0].json).toMatchObject({ state: 'completed', result: 'Crew finished: topic=AI' });
-	});
-
-	it('refuses more than one item, starting no crew, and with Continue On Fail gives every item the error', async () => {
-		const { output, waitTill } = await runUntilParked(byCallback(), { items: items(3), continueOnFail: true });
-		expect(waitTill).toBeUndefined();
-		expect(crew.service.count('kickoff', 'POST')).toBe(0);
-		expect(output).toHaveLength(3);
-		for (const [index, item] of output.entries()) {
-			expect(item.json.error).toBe('Wait By: Callback handles one item per execution; this node received 3');
-			expect(item.pairedItem).toEqual({ item: index });
-		}
-		await expect(runUntilParked(byCallback(), { items: items(2) })).rejects.toThrow('received 2');
 	});
 
 	it('refuses the Event Stream option, which the mode uses itself', async () => {

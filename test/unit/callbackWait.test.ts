@@ -111,14 +111,16 @@ describe('first phase', () => {
 		expect(firstPhaseDeadline(1_000, 600_000, 0)).toBe(1_000);
 	});
 
-	it('parks only a crew still running before the timeout', () => {
+	it('parks only a batch with a crew still running, before the timeout', () => {
 		const waitTill = 100_000;
-		expect(shouldPark({ kind: 'timedOut', lastStatus: running() }, 11_000, waitTill)).toBe(true);
-		expect(shouldPark({ kind: 'timedOut' }, waitTill, waitTill)).toBe(false);
-		expect(shouldPark({ kind: 'completed', status: { ...running(), state: 'completed' } }, 11_000, waitTill)).toBe(false);
-		expect(shouldPark({ kind: 'failed', status: { ...running(), state: 'failed' } }, 11_000, waitTill)).toBe(false);
-		expect(shouldPark({ kind: 'paused', status: { ...running(), state: 'paused' } }, 11_000, waitTill)).toBe(false);
-		expect(shouldPark({ kind: 'error', error: new Error('401') }, 11_000, waitTill)).toBe(false);
+		const completed = { kind: 'completed' as const, status: { ...running(), state: 'completed' as const } };
+		expect(shouldPark([{ kind: 'running', lastStatus: running() }], 11_000, waitTill)).toBe(true);
+		expect(shouldPark([completed, { kind: 'running' }], 11_000, waitTill)).toBe(true);
+		expect(shouldPark([{ kind: 'running' }], waitTill, waitTill)).toBe(false);
+		expect(shouldPark([completed, { kind: 'failed', status: { ...running(), state: 'failed' } }], 11_000, waitTill)).toBe(false);
+		expect(shouldPark([{ kind: 'paused', status: { ...running(), state: 'paused' } }], 11_000, waitTill)).toBe(false);
+		expect(shouldPark([{ kind: 'error', error: new Error('401') }, { kind: 'timedOut' }], 11_000, waitTill)).toBe(false);
+		expect(shouldPark([], 11_000, waitTill)).toBe(false);
 	});
 
 	it.each([
@@ -148,17 +150,11 @@ describe('timeout marker', () => {
 });
 
 describe('callbackRefusal', () => {
-	it('allows one item in a workflow', () => {
-		expect(callbackRefusal(1, 'n8n-nodes-crewai.crew')).toBeUndefined();
-	});
-
-	it('refuses many items, saying what to do instead', () => {
-		const refusal = callbackRefusal(3, 'n8n-nodes-crewai.crew');
-		expect(refusal?.message).toContain('received 3');
-		expect(refusal?.description).toMatch(/Polling.*one execution per item/s);
+	it('allows any number of items in a workflow: the batch parks once', () => {
+		expect(callbackRefusal('n8n-nodes-crewai.crew')).toBeUndefined();
 	});
 
 	it('refuses the AI tool variant', () => {
-		expect(callbackRefusal(1, 'n8n-nodes-crewai.crewTool')?.message).toContain('AI tool');
+		expect(callbackRefusal('n8n-nodes-crewai.crewTool')?.message).toContain('AI tool');
 	});
 });

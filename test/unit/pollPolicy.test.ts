@@ -3,26 +3,35 @@ import { createPollPolicy, nextPollDelay, parseRetryAfter, retryDelay, statusRea
 describe('nextPollDelay', () => {
 	const policy = createPollPolicy(2_000);
 
-	it('polls at the interval during the steady phase', () => {
-		expect(nextPollDelay(policy, 0, 2_000)).toBe(2_000);
-		expect(nextPollDelay(policy, 29_999, 2_000)).toBe(2_000);
+	it('polls at the interval while a twentieth of the run time is shorter', () => {
+		expect(nextPollDelay(policy, 0)).toBe(2_000);
+		expect(nextPollDelay(policy, 39_999)).toBe(2_000);
 	});
 
-	it('backs off by 1.5x per poll after it, up to the 30 s cap', () => {
-		const delays: number[] = [];
-		let delay = 2_000;
-		for (let elapsed = 30_000; delays.length < 10; elapsed += delay) {
-			delay = nextPollDelay(policy, elapsed, delay);
-			delays.push(delay);
+	it('then waits a twentieth of the run time so far, up to the 30 s cap', () => {
+		expect(nextPollDelay(policy, 60_000)).toBe(3_000);
+		expect(nextPollDelay(policy, 200_000)).toBe(10_000);
+		expect(nextPollDelay(policy, 600_000)).toBe(30_000);
+		expect(nextPollDelay(policy, 3_600_000)).toBe(30_000);
+	});
+
+	it('notices any crew\'s end within 5% of its run time once past the interval, and a 1 h crew costs under 200 reads', () => {
+		for (const runMs of [40_000, 60_000, 61_234, 600_000, 3_600_000]) {
+			let readAt = 0;
+			let reads = 0;
+			while (readAt < runMs) {
+				readAt += nextPollDelay(policy, readAt);
+				reads++;
+			}
+			expect(readAt - runMs).toBeLessThanOrEqual(Math.min(runMs * 0.05, 30_000));
+			if (runMs === 3_600_000) expect(reads).toBeLessThanOrEqual(200);
 		}
-		expect(delays.slice(0, 4)).toEqual([3_000, 4_500, 6_750, 10_125]);
-		expect(Math.max(...delays)).toBe(30_000);
-		expect(delays[delays.length - 1]).toBe(30_000);
 	});
 
 	it('never polls more often than the interval, even when the interval exceeds the cap', () => {
 		const slow = createPollPolicy(45_000);
-		expect(nextPollDelay(slow, 100_000, 45_000)).toBe(45_000);
+		expect(nextPollDelay(slow, 100_000)).toBe(45_000);
+		expect(nextPollDelay(slow, 3_600_000)).toBe(45_000);
 	});
 });
 

@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			default: DEFAULT_POLL_INTERVAL_SECONDS,
-			description: `Wait between status reads of a running crew. After 30 seconds the wait grows gently, up to ${MAX_POLL_INTERVAL_MS / 1000} seconds, so a finished crew is noticed within that.`,
+			description: `Wait between status reads of a running crew. Once a twentieth of the crew's run time is longer, the wait is that (up to ${MAX_POLL_INTERVAL_MS / 1000} seconds), so a finished crew is noticed within 5% of its run time.`,
 		},
 		{
 			displayName: 'Timeout (Seconds)',
@@ -127,7 +127,7 @@ export function statusReader(context: CrewContext, connection: CrewConnection, p
 }
 
 /** The node stops at a failed kickoff; the crews already started for other items run on, and the user is told which. */
-function withRunningCrews(error: Error, running: RunningKickoff[]): Error {
+export function withRunningCrews(error: Error, running: RunningKickoff[]): Error {
 	if (running.length === 0) return error;
 	const holder = error as Error & { description?: string | null };
 	const ids = running.map((kickoff) => kickoff.kickoffId).join(', ');

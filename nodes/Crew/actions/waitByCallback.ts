@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../../waiting/cancellableSleep';
 import {
@@ -15,16 +15,21 @@ import {
 	waitingRecord,
 } from '../../waiting/callbackWait';
 import type { AwaitedKickoff } from '../../waiting/callbackWait';
+import { mapWithConcurrency } from '../../waiting/concurrency';
+import { createEndedCrews, crewKey } from '../../waiting/endedCrews';
+import { watchFirstPhase } from '../../waiting/firstPhase';
+import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../waiting/parkedBatch';
+import type { ParkedEntry } from '../../waiting/parkedBatch';
 import { createPollPolicy } from '../../waiting/pollPolicy';
 import { getCrewConnection } from '../transport';
 import type { CrewConnection, CrewContext } from '../transport';
 import { waitForCompletion } from '../../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../../waiting/waitForCompletion';
-import { outcomeToItem, readWaitSettings, statusReader } from './kickoffAndWait.operation';
+import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './kickoffAndWait.operation';
+import { toItemError } from './itemError';
 import { liveProgress } from './liveProgress';
-import type { LiveProgress } from './liveProgress';
 import type { ItemOutcome, OperationTools } from './operationTools';
-import { errorOutputItem } from './outputItems';
+import { errorDetails, errorOutputItem } from './outputItems';
 import { readKickoffBody, startCrew } from './startCrew';
 
 /**
@@ -54,7 +59,6 @@ async function waitFor(
 	pollIntervalMs: number,
 	deadline: number,
 	tools: OperationTools,
-	onStatus?: LiveProgress['onStatus'],
 ): Promise<WaitOutcome> {
 	const [outcome] = await waitForCompletion([kickoff], createPollPolicy(pollIntervalMs), deadline, {
 		readStatus: statusReader(context, connection, pollIntervalMs),
@@ -62,21 +66,63 @@ async function waitFor(
 		sleep: tools.sleep,
 		isCancelled: tools.isCancelled,
 		maxConcurrentReads: 1,
-		onStatus,
 	});
 	return outcome;
 }
 
+/** The resume URL n8n gives this execution: the same for every item, so read once. */
+function readResumeUrl(context: IExecuteFunctions): string {
+	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
+	if (!/^https?:\/\//i.test(resumeUrl)) {
+		throw new NodeOperationError(context.getNode(), 'n8n gave no resume URL for this execution, so the crew could not call back', {
+			itemIndex: 0,
+			description: 'Set Wait By to Polling. Callback needs an n8n that gives $execution.resumeUrl (n8n 1.x and 2.x do, with WEBHOOK_URL set to an address the crew service can reach).',
+		});
+	}
+	return resumeUrl;
+}
+
+type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash: string } | { kind: 'error'; itemIndex: number; error: Error };
+
+/** One item's crew, started with the resume URL as its event stream and a token of its own. */
+async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools): Promise<StartedItem> {
+	const node = context.getNode();
+	try {
+		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		if (typeof options.eventStreamUrl === 'string' && options.eventStreamUrl.trim() !== '') {
+			throw new NodeOperationError(node, 'Event Stream cannot be set with Wait By: Callback', {
+				itemIndex,
+				description: 'Wait By: Callback uses the crew\'s event stream to be called back. Remove the Event Stream option, or set Wait By to Polling and stream events to a Crew Trigger.',
+			});
+		}
+		const body = await readKickoffBody(context, itemIndex);
+		const token = newCallbackToken();
+		const connection = await getCrewConnection(context, itemIndex);
+		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
+		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token) }, tools.sleep);
+		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: tools.now() }, tokenHash: hashCallbackToken(token) };
+	} catch (error) {
+		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
+	}
+}
+
+/** An error item as n8n saves it with the waiting execution, and outputs it if the timeout comes first. */
+function parkedErrorItem(node: INode, outcome: { error: Error; kickoffId?: string }, itemIndex: number): INodeExecutionData {
+	return { json: errorDetails(outcome), error: toItemError(node, outcome.error, itemIndex), pairedItem: { item: itemIndex } };
+}
+
 /**
- * Kickoff and Wait, Wait By: Callback. One item: kick off with the execution's resume
- * URL as the crew's event stream, poll for a first phase (a quick crew is answered here,
- * with polling's own outcome), then park the execution until the crew calls back or the
- * timeout. The stack entry's item becomes what webhook() reads and what n8n outputs on
- * timeout, since n8n runs none of this node's code after a resume.
+ * Kickoff and Wait, Wait By: Callback, for any number of items. Every item's crew
+ * is started with the execution's resume URL as its event stream (each with its
+ * own token); a first phase watches them as polling would (a batch that ends in
+ * it is answered with polling's own outcomes); then the execution is parked once,
+ * for the whole batch. The stack entry's items become what webhook() reads and
+ * what n8n outputs at the timeout, since n8n runs none of this node's code after
+ * a resume.
  */
 export async function execute(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
 	const node = this.getNode();
-	const refusal = callbackRefusal(itemCount, node.type);
+	const refusal = callbackRefusal(node.type);
 	if (refusal) {
 		// Every item gets the error, so none is silently dropped (with Continue On Fail, all are output).
 		return Array.from({ length: itemCount }, (_, itemIndex) => ({
@@ -88,71 +134,99 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const settings = readWaitSettings(options);
 	const waitTill = startedAt + settings.timeoutMs;
-	let kickoff: RunningKickoff;
-	let connection: CrewConnection;
-	let tokenHash: string;
 	let resumeUrl: string;
 	try {
-		if (typeof options.eventStreamUrl === 'string' && options.eventStreamUrl.trim() !== '') {
-			throw new NodeOperationError(node, 'Event Stream cannot be set with Wait By: Callback', {
-				itemIndex: 0,
-				description: 'Wait By: Callback uses the crew\'s event stream to be called back. Remove the Event Stream option, or set Wait By to Polling and stream events to a Crew Trigger.',
-			});
-		}
-		const body = await readKickoffBody(this, 0);
-		resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
-		if (!/^https?:\/\//i.test(resumeUrl)) {
-			throw new NodeOperationError(node, 'n8n gave no resume URL for this execution, so the crew could not call back', {
-				itemIndex: 0,
-				description: 'Set Wait By to Polling. Callback needs an n8n that gives $execution.resumeUrl (n8n 1.x and 2.x do, with WEBHOOK_URL set to an address the crew service can reach).',
-			});
-		}
-		const token = newCallbackToken();
-		tokenHash = hashCallbackToken(token);
-		connection = await getCrewConnection(this, 0);
-		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before the crew was started', { itemIndex: 0 });
-		const started = await startCrew(this, connection, 0, { ...body, webhooks: callbackStreamField(resumeUrl, token) }, tools.sleep);
-		kickoff = { itemIndex: 0, kickoffId: started.kickoffId, startedAt: tools.now() };
+		resumeUrl = readResumeUrl(this);
 	} catch (error) {
-		return [{ error: error as Error }];
+		return Array.from({ length: itemCount }, () => ({ error: error as Error }));
 	}
+
+	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
+	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools));
+	const running = started.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
+	const firstFailure = started.find((result) => result.kind === 'error');
+	if (firstFailure?.kind === 'error' && !this.continueOnFail()) throw withRunningCrews(firstFailure.error, running);
 
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
 	const firstPhaseEnd = firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
+	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	const progress = liveProgress(this);
-	const outcome = await waitFor(this, connection, kickoff, settings.pollIntervalMs, firstPhaseEnd, tools, progress.onStatus);
-	if (!shouldPark(outcome, tools.now(), waitTill)) {
-		const answered = outcomeToItem(node, kickoff, outcome, settings.timeoutMs);
-		await progress.finish(kickoff, answered);
-		return [answered];
+	const phase = connection
+		? await watchFirstPhase(running, createPollPolicy(settings.pollIntervalMs), firstPhaseEnd, {
+				readStatus: statusReader(this, connection, settings.pollIntervalMs),
+				now: tools.now,
+				sleep: tools.sleep,
+				isCancelled: tools.isCancelled,
+				onStatus: progress.onStatus,
+			})
+		: [];
+	// Both lists are in item order, so the phase outcomes line up with the started kickoffs.
+	let position = 0;
+	const items = started.map((result) => (result.kind === 'error' ? { result } : { result, outcome: phase[position++] }));
+	if (!shouldPark(phase, tools.now(), waitTill)) {
+		const answered = items.map(({ result, outcome }): ItemOutcome => {
+			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
+			const waitOutcome: WaitOutcome = outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome;
+			return outcomeToItem(node, result.kickoff, waitOutcome, settings.timeoutMs);
+		});
+		for (const kickoff of running) await progress.finish(kickoff, answered[kickoff.itemIndex]);
+		return answered;
 	}
-	await progress.parked(kickoff);
+	// n8n ends a streamed response as the execution parks: close each crew's stream now.
+	for (const [position, kickoff] of running.entries()) {
+		const outcome = phase[position];
+		if (outcome.kind === 'running') await progress.parked(kickoff);
+		else await progress.finish(kickoff, outcomeToItem(node, kickoff, outcome, settings.timeoutMs));
+	}
 
-	const awaited: AwaitedKickoff = { kickoffId: kickoff.kickoffId, tokenHash };
-	const marker = timeoutMarker(awaited, settings.timeoutMs);
-	// New objects, not the input item: n8n saves this entry with the waiting execution.
-	const markerItem: INodeExecutionData = {
-		json: marker.json,
-		error: new NodeOperationError(node, marker.message, { itemIndex: 0, description: marker.description }),
-		pairedItem: { item: 0 },
-	};
-	this.getExecuteData().data = { main: [[markerItem]] };
+	const awaitedCount = items.filter(({ outcome }) => outcome?.kind === 'running').length;
+	// New objects, not the input items: n8n saves these with the waiting execution.
+	const parked = items.map(({ result, outcome }): INodeExecutionData => {
+		const { itemIndex } = result.kind === 'error' ? result : result.kickoff;
+		if (result.kind === 'error' || outcome === undefined) return parkedErrorItem(node, { error: (result as { error: Error }).error }, itemIndex);
+		if (outcome.kind !== 'running') {
+			const item = outcomeToItem(node, result.kickoff, outcome, settings.timeoutMs);
+			return 'json' in item ? { json: item.json, pairedItem: { item: itemIndex } } : parkedErrorItem(node, item, itemIndex);
+		}
+		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash };
+		// One item keeps the words it always had; a batch's say what its timeout item cannot know.
+		const marker = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
+		return {
+			json: marker.json,
+			error: new NodeOperationError(node, marker.message, { itemIndex, description: marker.description }),
+			pairedItem: { item: itemIndex },
+		};
+	});
+	this.getExecuteData().data = { main: [parked] };
 	// n8n 2.x shows it in the waiting tooltip; 1.x accepts and ignores it.
 	if (typeof this.setMetadata === 'function') this.setMetadata({ resumeUrl });
 	await this.putExecutionToWait(new Date(waitTill));
-	return [{ json: waitingRecord(kickoff.kickoffId, waitTill) }];
+	return items.map(({ result, outcome }, itemIndex) =>
+		result.kind === 'started' && outcome?.kind === 'running' ? { json: waitingRecord(result.kickoff.kickoffId, waitTill) } : { json: parked[itemIndex].json },
+	);
 }
 
-/** A value of the waiting item (the marker above), read the only way a webhook can: by expression. */
-function readAwaited(context: IWebhookFunctions): AwaitedKickoff | undefined {
-	const read = (field: string) => {
-		const value = context.evaluateExpression(`{{ $json.${field} }}`, 0);
-		return typeof value === 'string' && value !== '' ? value : undefined;
-	};
-	const kickoffId = read('kickoff_id');
-	const tokenHash = read('callback_token_sha256');
-	return kickoffId && tokenHash ? { kickoffId, tokenHash } : undefined;
+/**
+ * The parked batch, read the only way a webhook can: by expression, over the
+ * waiting node's stack entry (n8n-core's WebhookContext takes its items as the
+ * node's input). Undefined when any item is not one this node parked.
+ */
+function readParkedBatch(context: IWebhookFunctions): ParkedEntry[] | undefined {
+	const jsons = context.evaluateExpression('{{ $input.all().map((item) => item.json) }}', 0);
+	if (!Array.isArray(jsons) || jsons.length === 0) return undefined;
+	const entries = jsons.map((json, itemIndex) => readParkedEntry(json, itemIndex));
+	return entries.every((entry) => entry !== undefined) ? (entries as ParkedEntry[]) : undefined;
+}
+
+/** The crews still awaited when the batch parked: all a call needs until it finds the batch complete. */
+function readAwaitedCrews(context: IWebhookFunctions): Array<ParkedEntry & { kind: 'awaited' }> {
+	const rows = context.evaluateExpression(AWAITED_ROWS_EXPRESSION, 0);
+	if (!Array.isArray(rows)) return [];
+	return rows.flatMap((row, itemIndex) => {
+		const entry = awaitedOfRow(row, itemIndex);
+		return entry ? [entry] : [];
+	});
 }
 
 function answer(context: IWebhookFunctions, statusCode: number, body: IDataObject): IWebhookResponseData {
@@ -160,37 +234,99 @@ function answer(context: IWebhookFunctions, statusCode: number, body: IDataObjec
 	return { noWebhookResponse: true };
 }
 
+/** Ended crews this process has read, to spare status reads (see endedCrews.ts); never needed for the answer. */
+export const endedCrews = createEndedCrews(() => Date.now());
+
+/** One read of another crew of the batch: its outcome if it ended, undefined while it may still be running. */
+async function readOther(read: ReturnType<typeof statusReader>, kickoff: RunningKickoff): Promise<WaitOutcome | undefined> {
+	const reading = await read(kickoff);
+	if (reading.kind === 'fatal') return { kind: 'error', error: reading.error };
+	if (reading.kind === 'passingFailure') return undefined;
+	const { status } = reading;
+	return status.state === 'completed' || status.state === 'failed' || status.state === 'paused' ? { kind: status.state, status } : undefined;
+}
+
+/** The node's output once every crew of the batch has ended: polling's items, in input order. */
+function batchOutput(node: INode, entries: readonly ParkedEntry[], outcomes: ReadonlyMap<number, ItemOutcome>): INodeExecutionData[] {
+	return entries.map((entry) => {
+		const { itemIndex } = entry;
+		if (entry.kind === 'record') return { json: entry.json, pairedItem: { item: itemIndex } };
+		const outcome: ItemOutcome =
+			entry.kind === 'error'
+				? { error: new NodeOperationError(node, entry.message, { itemIndex, description: entry.description }), kickoffId: entry.kickoffId }
+				: (outcomes.get(itemIndex) as ItemOutcome);
+		return 'json' in outcome ? { json: outcome.json, pairedItem: { item: itemIndex } } : errorOutputItem(node, outcome, itemIndex);
+	});
+}
+
 /**
- * A call to the resume URL. Answers without resuming (the execution keeps waiting)
- * unless it is this kickoff's authentic end and one status read confirms it; then the
- * node's output is exactly polling's for the same crew. Never throws: n8n would resume
- * with an empty item and wipe the earlier nodes' data.
+ * A call to the resume URL. It is checked against the crew its token belongs to;
+ * an authentic end is confirmed by a status read of that crew; then the call reads
+ * the other crews still awaited, stopping at the first still running (answered 200,
+ * the execution keeps waiting). The call that finds every crew ended resumes the
+ * execution with exactly polling's output for the same crews. Since the service
+ * marks a crew ended before it calls, of two crews ending at once the later call
+ * always sees the other ended. Never throws: n8n would resume with an empty item
+ * and wipe the earlier nodes' data.
  */
 export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const awaited = readAwaited(this);
-	if (!awaited) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
-	const verdict = readCallback({ body: this.getBodyData(), authorization: this.getHeaderData().authorization }, awaited);
+	const awaited = readAwaitedCrews(this);
+	if (awaited.length === 0) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
+	const authorization = this.getHeaderData().authorization;
+	const caller = callerOf(awaited, authorization);
+	if (!caller) return answer(this, 401, { error: 'invalid callback token' });
+	const verdict = readCallback({ body: this.getBodyData(), authorization }, caller);
 	if (verdict.kind === 'rejected') return answer(this, verdict.statusCode, { error: verdict.reason });
 	if (verdict.kind === 'notFinal') return { webhookResponse: { received: true } };
 
+	// Every read below starts after this call arrived, so after its crew's end: never one that predates it.
+	const arrivedAt = Date.now();
 	const node = this.getNode();
-	const kickoff: RunningKickoff = { itemIndex: 0, kickoffId: awaited.kickoffId, startedAt: 0 };
-	let outcome: ItemOutcome;
+	const outcomes = new Map<number, ItemOutcome>();
+	let batchKey = awaited[0].kickoffId;
+	let keys: string[] = [];
 	try {
 		const connection = await getCrewConnection(this, 0);
+		const keyOf = (kickoffId: string) => crewKey(connection.baseUrl, kickoffId);
+		batchKey = keyOf(awaited[0].kickoffId);
+		keys = awaited.map((entry) => keyOf(entry.kickoffId));
 		const now = () => Date.now();
+		const kickoffOf = (entry: { itemIndex: number; kickoffId: string }): RunningKickoff => ({ itemIndex: entry.itemIndex, kickoffId: entry.kickoffId, startedAt: 0 });
+
 		// startedAt one interval back: the first read is at once.
-		const readNow = { ...kickoff, startedAt: now() - CONFIRM_POLL_MS };
-		const tools: OperationTools = { now, sleep: createCancellableSleep(undefined), isCancelled: () => false };
-		const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools);
-		if (confirmed.kind === 'timedOut') {
+		const confirm = async () => {
+			const readNow = { ...kickoffOf(caller), startedAt: now() - CONFIRM_POLL_MS };
+			const tools: OperationTools = { now, sleep: createCancellableSleep(undefined), isCancelled: () => false };
+			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools);
+			return confirmed.kind === 'timedOut' ? undefined : confirmed;
+		};
+		if (awaited.length > 1 && endedCrews.ended(keyOf(caller.kickoffId))) {
+			// Its end was already received here, and the call that read it checked the batch then; every crew
+			// that ended since calls too. A repeat costs no read.
+			return answer(this, 200, { received: true, resumed: false, reason: 'this crew\'s end was already received' });
+		}
+		const own = await endedCrews.outcomeOf(keyOf(caller.kickoffId), arrivedAt, confirm);
+		if (!own) {
 			// The service says the crew is still running: the timeout decides (README, Wait By: Callback).
 			return answer(this, 202, { received: true, resumed: false, reason: 'the crew service still reports the crew as running' });
 		}
-		outcome = outcomeToItem(node, kickoff, confirmed, 0);
+		outcomes.set(caller.itemIndex, outcomeToItem(node, kickoffOf(caller), own, 0));
+
+		const read = statusReader(this, connection, CONFIRM_POLL_MS);
+		for (const other of othersInReadingOrder(awaited, caller)) {
+			const outcome = await endedCrews.outcomeOf(keyOf(other.kickoffId), arrivedAt, async () => await readOther(read, kickoffOf(other)));
+			if (!outcome) return answer(this, 200, { received: true, resumed: false, reason: 'other crews of this batch are still running' });
+			outcomes.set(other.itemIndex, outcomeToItem(node, kickoffOf(other), outcome, 0));
+		}
 	} catch (error) {
-		outcome = { error: error as Error, kickoffId: awaited.kickoffId };
+		// As for one crew: an error no read foresaw ends every crew still awaited with it.
+		for (const entry of awaited) if (!outcomes.has(entry.itemIndex)) outcomes.set(entry.itemIndex, { error: error as Error, kickoffId: entry.kickoffId });
 	}
-	const item = 'json' in outcome ? { json: outcome.json, pairedItem: { item: 0 } } : errorOutputItem(node, outcome, 0);
-	return { webhookResponse: { received: true }, workflowData: [[item]] };
+	// Every crew has ended: now, once, the whole batch (the records and errors seen before parking too).
+	const entries = readParkedBatch(this);
+	if (!entries) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
+	// n8n 1.x does not refuse a second resume of the same execution; within one process, this does.
+	if (!endedCrews.claimResume(batchKey)) return answer(this, 200, { received: true, resumed: false, reason: 'the batch is already being resumed' });
+	endedCrews.forget(keys);
+	return { webhookResponse: { received: true }, workflowData: [batchOutput(node, entries, outcomes)] };
 }

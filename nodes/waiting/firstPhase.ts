@@ -1,0 +1,68 @@
+import type { CrewStatus } from '../records/crewStatus';
+import { nextPollDelay } from './pollPolicy';
+import type { PollPolicy } from './pollPolicy';
+import type { RunningKickoff, WaitDependencies, WaitOutcome } from './waitForCompletion';
+
+/** What the first phase learnt of a crew it did not see end: it is parked, or timed out with this. */
+export interface StillRunning {
+	kind: 'running';
+	lastStatus?: CrewStatus;
+	lastError?: Error;
+}
+
+export type FirstPhaseOutcome = WaitOutcome | StillRunning;
+
+/**
+ * The first phase of a batch waiting by callback: it only has to tell whether
+ * every crew has ended, not when each did. So each round reads the crews not
+ * yet seen ending, in order, and stops at the first one still running; the
+ * rounds follow polling's schedule. A batch that ends inside the phase costs
+ * about one read per crew plus one per round, against polling's one read per
+ * crew per round, which keeps reads low for the part of the wait that follows.
+ * Every crew still running at the deadline had its last read at the deadline
+ * or in the round that found it running.
+ */
+export async function watchFirstPhase(
+	kickoffs: readonly RunningKickoff[],
+	policy: PollPolicy,
+	deadline: number,
+	dependencies: Omit<WaitDependencies, 'maxConcurrentReads'>,
+): Promise<FirstPhaseOutcome[]> {
+	const outcomes: FirstPhaseOutcome[] = kickoffs.map(() => ({ kind: 'running' }));
+	const pending = kickoffs.map((_, position) => position);
+	if (pending.length === 0) return outcomes;
+	const batchStartedAt = Math.min(...kickoffs.map((kickoff) => kickoff.startedAt));
+	const lastKickoffAt = Math.max(...kickoffs.map((kickoff) => kickoff.startedAt));
+	let nextRoundAt = Math.min(lastKickoffAt + policy.pollIntervalMs, deadline);
+
+	const readUntilOneRunning = async () => {
+		while (pending.length > 0) {
+			const position = pending[0];
+			const reading = await dependencies.readStatus(kickoffs[position]);
+			if (reading.kind === 'status' && dependencies.onStatus) await dependencies.onStatus(kickoffs[position], reading.status);
+			const previous = outcomes[position] as StillRunning;
+			if (reading.kind === 'fatal') outcomes[position] = { kind: 'error', error: reading.error };
+			else if (reading.kind === 'passingFailure') return void (outcomes[position] = { ...previous, lastError: reading.error });
+			else if (reading.status.state === 'completed' || reading.status.state === 'failed' || reading.status.state === 'paused') {
+				outcomes[position] = { kind: reading.status.state, status: reading.status };
+			} else return void (outcomes[position] = { kind: 'running', lastStatus: reading.status });
+			pending.shift();
+		}
+	};
+
+	for (;;) {
+		const now = dependencies.now();
+		if (dependencies.isCancelled()) {
+			for (const position of pending) outcomes[position] = { kind: 'cancelled', lastStatus: (outcomes[position] as StillRunning).lastStatus };
+			return outcomes;
+		}
+		if (now < nextRoundAt) {
+			await dependencies.sleep(nextRoundAt - now);
+			continue;
+		}
+		await readUntilOneRunning();
+		const readAt = dependencies.now();
+		if (pending.length === 0 || readAt >= deadline) return outcomes;
+		nextRoundAt = Math.min(readAt + nextPollDelay(policy, readAt - batchStartedAt), deadline);
+	}
+}
