@@ -164,6 +164,19 @@ describe('Wait By: Callback streams its first phase (polling before it parks)', 
 			{ type: 'end' },
 		]);
 	});
+	it('a batch: a crew that ends within the first phase streams to its answer, one still running ends with the parked line', async () => {
+		crew.service.configure({ plan: ({ index }) => (index === 1 ? { outcome: 'never' } : { durationMs: 0 }) });
+		const { streaming, seen } = streamingWebhook();
+		const execution = await runUntilParked({ parameters: byCallback({ firstPhase: 0.5 }), credentials: crew.credentials, webhookWaitingBaseUrl, streaming, items: items(2) });
+		expect(execution.waitTill).toBeInstanceOf(Date);
+		const byItem = chunksByItem(seen);
+		expect(byItem.get(0)?.[0]).toEqual({ type: 'begin' });
+		expect(byItem.get(0)?.slice(-2)).toEqual([{ type: 'item', content: 'Crew finished: topic=AI' }, { type: 'end' }]);
+		expect(byItem.get(1)?.slice(-2)).toEqual([
+			{ type: 'item', content: expect.stringMatching(new RegExp(`^The crew is still running \\(kickoff ID ${crew.service.runs[1].kickoffId}\\)\\. This execution now waits`)) },
+			{ type: 'end' },
+		]);
+	});
 });
 
 describe('Without streaming nothing changes', () => {
