@@ -17,7 +17,7 @@
 // sampled), and the detection delay (the crew's end or call → the execution's stoppedAt),
 // median and max, per mode. Then batches (workflows/wait-callback/queue-wait-by-callback-batch.json,
 // one item per crew, crews spread over 0.75–1.25 × the duration): one execution of 50 items by
-// polling and by callback (callback wall against the slowest crew: aim 10%, checked at 25%, see below; 0 slots held while it
+// polling and by callback (callback wall within 10% of the slowest crew; 0 slots held while it
 // waits, every record right and in order, status reads per kickoff; polling holds its slot the
 // whole time), and 8 executions of 8 items per mode (callback about one crew's time, polling
 // about 4×). Then the restart check: executions waiting by callback (two single crews and a
@@ -291,11 +291,11 @@ async function main() {
 			figures.push({ mode: 'callback, 1 × 50 items', wallMs: called.wallMs, idealMs: called.slowestMs, held: called.held, delays: [], reads: called.reads });
 			assert.equal(polled.busyShare, 1, 'polling held its slot the whole time');
 			assert.equal(called.held, 0, 'worker slots held while the batch waits');
-			// The aim is 10%. n8n 2.41's waiting-webhook path (WaitingWebhooks.executeWebhook: the execution loaded, an
-			// expression isolate acquired, per call) took about 0.4 s a call on 2 shared cores, so 50 calls arriving 5 a
-			// second queue up and the last one is handled seconds late (README, Running at scale): checked at 25%.
-			say(`    callback wall against the slowest crew: ${((called.wallMs / called.slowestMs - 1) * 100).toFixed(1)}% over (aim: within 10%)`);
-			assert.ok(called.wallMs <= called.slowestMs * 1.25, `callback wall ${secs(called.wallMs)} is not within 25% of the slowest crew`);
+			// n8n 2.41's waiting-webhook path (WaitingWebhooks.executeWebhook: the execution loaded, an expression
+			// isolate acquired, per call) is the cost per call; on a machine shared with other jobs it took about 0.4 s,
+			// and 50 calls arriving 5 a second then queue up (README, Running at scale).
+			say(`    callback wall against the slowest crew: ${((called.wallMs / called.slowestMs - 1) * 100).toFixed(1)}% over (within 10% required)`);
+			assert.ok(called.wallMs <= called.slowestMs * 1.1, `callback wall ${secs(called.wallMs)} is not within 10% of the slowest crew`);
 			assert.ok(called.reads <= 3, `${called.reads.toFixed(2)} status reads per kickoff`);
 		});
 
