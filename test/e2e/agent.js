@@ -28,19 +28,17 @@
 //     and saving stores them so.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
+const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
-const pkg = require('./lib/pkg');
 const { prepare } = require('./lib/stack');
 const { WORKFLOWS_DIR } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
+const { say } = require('./lib/report');
 const { startScriptedModel, assembleStream } = require('./lib/scriptedModel');
 const { errorText } = require('./lib/runData');
 const { launch, signIn } = require('./lib/browser');
@@ -271,19 +269,7 @@ function parse() {
 
 async function main() {
 	const opts = parse();
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-agent-'));
-	const report = createReport();
-	try {
-		const packed = await pkg.pack(path.join(root, 'pack'));
-		for (const major of opts.majors) {
-			say(`# AI Agent tool, n8n ${major}.x`);
-			await suite({ major, report, root: path.join(root, `agent-${major}`), packed, editor: opts.editor });
-		}
-	} finally {
-		await tearDown({ root, keep: opts.keep });
-	}
-	process.exitCode = report.finish();
+	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'AI Agent tool', folder: 'agent', suite, extra: { editor: opts.editor } });
 }
 
 module.exports = { agentSuite: suite };

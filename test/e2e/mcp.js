@@ -17,22 +17,20 @@
 //     answers with the reason and what to do.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
+const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
 const procs = require('./lib/procs');
-const pkg = require('./lib/pkg');
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
 const { WORKFLOWS_DIR } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
+const { say } = require('./lib/report');
 
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-mcp.json');
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
@@ -153,19 +151,7 @@ function parse() {
 
 async function main() {
 	const opts = parse();
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-mcp-'));
-	const report = createReport();
-	try {
-		const packed = await pkg.pack(path.join(root, 'pack'));
-		for (const major of opts.majors) {
-			say(`# MCP Server Trigger, n8n ${major}.x`);
-			await suite({ major, report, root: path.join(root, `mcp-${major}`), packed });
-		}
-	} finally {
-		await tearDown({ root, keep: opts.keep });
-	}
-	process.exitCode = report.finish();
+	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'MCP Server Trigger', folder: 'mcp', suite });
 }
 
 module.exports = { mcpSuite: suite };

@@ -27,21 +27,18 @@
 //     resumes it with the timeout item, naming the kickoff id.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
+const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
-const procs = require('./lib/procs');
-const pkg = require('./lib/pkg');
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
 const { WORKFLOWS_DIR } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
+const { say } = require('./lib/report');
 const { restClient, decodeExecutionData } = require('./callback');
 
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'wait-callback', 'wait-by-callback.json');
@@ -395,19 +392,7 @@ function parse() {
 
 async function main() {
 	const opts = parse();
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-wait-callback-'));
-	const report = createReport();
-	try {
-		const packed = await pkg.pack(path.join(root, 'pack'));
-		for (const major of opts.majors) {
-			say(`# wait by callback, n8n ${major}.x`);
-			await suite({ major, report, root: path.join(root, `wait-${major}`), packed });
-		}
-	} finally {
-		await tearDown({ root, keep: opts.keep });
-	}
-	process.exitCode = report.finish();
+	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'wait by callback', folder: 'wait-callback', suite });
 }
 
 module.exports = { waitByCallbackSuite: suite };
