@@ -17,7 +17,7 @@ export const waitByDescription: INodeProperties = {
 		{
 			name: 'Callback',
 			value: 'callback',
-			description: 'One item: start the crew, then park the execution until the crew calls n8n back. Nothing is held while the crew runs; n8n must be reachable by the crew service.',
+			description: 'Start every item\'s crew, then park the execution once until the last crew calls n8n back. Nothing is held while the crews run; n8n must be reachable by the crew service.',
 		},
 	],
 	default: 'polling',
