@@ -174,8 +174,8 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		return answered;
 	}
 	// n8n ends a streamed response as the execution parks: close each crew's stream now.
-	for (const [position, kickoff] of running.entries()) {
-		const outcome = phase[position];
+	for (const [runningIndex, kickoff] of running.entries()) {
+		const outcome = phase[runningIndex];
 		if (outcome.kind === 'running') await progress.parked(kickoff);
 		else await progress.finish(kickoff, outcomeToItem(node, kickoff, outcome, settings.timeoutMs));
 	}
