@@ -8,15 +8,10 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import * as answerFeedback from './actions/answerFeedback.operation';
-import * as getInputs from './actions/getInputs.operation';
-import * as getStatus from './actions/getStatus.operation';
-import { inputsFields } from './actions/inputs.description';
-import * as kickoff from './actions/kickoff.operation';
-import * as kickoffAndWait from './actions/kickoffAndWait.operation';
-import * as resume from './actions/resume.operation';
+import * as crew from './actions/crew/Crew.resource';
+import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
-import * as waitByCallback from './actions/waitByCallback';
+import * as waitByCallback from './actions/crew/waitByCallback';
 import { testCallbackCredential } from './methods/callbackCredentialTest';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacks/webhookRegistration';
@@ -71,69 +66,8 @@ export class Crew implements INodeType {
 				// Workflows saved before there were resources have none: they are all about a crew.
 				default: 'crew',
 			},
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { resource: ['crew'] } },
-				options: [
-					{
-						name: 'Get Inputs',
-						value: 'getInputs',
-						description: 'List the inputs the crew expects',
-						action: 'Get the inputs of a crew',
-					},
-					{
-						name: 'Get Status',
-						value: 'getStatus',
-						description: 'Read the state and, once finished, the result of a kickoff',
-						action: 'Get the status of a kickoff',
-					},
-					{
-						name: 'Kickoff',
-						value: 'kickoff',
-						description: 'Start the crew and return its kickoff ID at once',
-						action: 'Kick off a crew',
-					},
-					{
-						name: 'Kickoff and Wait',
-						value: 'kickoffAndWait',
-						description: 'Start the crew for every item and wait for the results',
-						action: 'Kick off a crew and wait for the result',
-					},
-					{
-						name: 'Resume',
-						value: 'resume',
-						description: 'Approve or reject the task a crew paused on for human input',
-						action: 'Resume a crew paused for human input',
-					},
-				],
-				default: 'kickoffAndWait',
-			},
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { resource: ['feedbackRequest'] } },
-				options: [
-					{
-						name: 'Answer',
-						value: 'answerFeedback',
-						description: 'Answer the request by its callback URL, once',
-						action: 'Answer a flow feedback request',
-					},
-				],
-				default: 'answerFeedback',
-			},
-			...answerFeedback.description,
-			...getInputs.description,
-			...getStatus.description,
-			...inputsFields,
-			...kickoff.description,
-			...kickoffAndWait.description,
-			...resume.description,
+			...crew.description,
+			...feedbackRequest.description,
 		],
 	};
 

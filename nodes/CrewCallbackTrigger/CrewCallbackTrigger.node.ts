@@ -8,7 +8,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CALLBACK_CREDENTIAL_TYPE } from '../Crew/actions/callbackSecrets';
+import { CALLBACK_CREDENTIAL_TYPE } from '../Crew/actions/crewStart/callbackSecrets';
 import { callbackSecretsOf } from '../callbacks/callbackBody';
 import { isPlainObject } from '../records/crewStatus';
 import { nothingToRegister } from '../callbacks/webhookRegistration';

@@ -7,8 +7,8 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { answerFeedback } from '../../nodes/Crew/actions/answerFeedback.operation';
-import type { PostJson } from '../../nodes/Crew/actions/answerFeedback.operation';
+import { answerFeedback } from '../../nodes/Crew/actions/feedbackRequest/answer.operation';
+import type { PostJson } from '../../nodes/Crew/actions/feedbackRequest/answer.operation';
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/executeFunctions';
 import { callCrewTrigger, startedItems } from '../helpers/webhookFunctions';

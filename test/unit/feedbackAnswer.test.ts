@@ -1,4 +1,4 @@
-import { answerFeedback } from '../../nodes/Crew/actions/answerFeedback.operation';
+import { answerFeedback } from '../../nodes/Crew/actions/feedbackRequest/answer.operation';
 import { callbackHost, feedbackBody, interpretFeedbackAnswer, readCallbackUrl } from '../../nodes/callbacks/feedbackAnswer';
 
 const URL_WITH_TOKEN = 'https://app.example.com/crewai_plus/api/v1/human_feedback_requests/r-1/respond?token=SECRET-TOKEN-123';

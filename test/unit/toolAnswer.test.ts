@@ -1,4 +1,4 @@
-import { isToolCall, messageForModel, toolAnswer, toolErrorAnswer } from '../../nodes/Crew/actions/toolAnswer';
+import { isToolCall, messageForModel, toolAnswer, toolErrorAnswer } from '../../nodes/Crew/actions/itemResults/toolAnswer';
 
 const record = {
 	kickoff_id: 'k-1',

@@ -1,4 +1,4 @@
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../nodes/Crew/actions/kickoffAndWait.operation';
+import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../nodes/Crew/actions/crew/kickoffAndWait.operation';
 
 describe('readWaitSettings', () => {
 	it('uses the documented defaults when nothing is set', () => {

@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../../waiting/cancellableSleep';
-import * as answerFeedback from './answerFeedback.operation';
-import * as getInputs from './getInputs.operation';
-import * as getStatus from './getStatus.operation';
-import { toItemError } from './itemError';
-import * as kickoff from './kickoff.operation';
-import * as kickoffAndWait from './kickoffAndWait.operation';
-import * as resume from './resume.operation';
-import * as waitByCallback from './waitByCallback';
-import type { ItemOutcome, OperationTools } from './operationTools';
-import { errorOutputItem } from './outputItems';
-import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './toolAnswer';
+import * as answerFeedback from './feedbackRequest/answer.operation';
+import * as getInputs from './crew/getInputs.operation';
+import * as getStatus from './crew/getStatus.operation';
+import { toItemError } from './itemResults/itemError';
+import * as kickoff from './crew/kickoff.operation';
+import * as kickoffAndWait from './crew/kickoffAndWait.operation';
+import * as resume from './crew/resume.operation';
+import * as waitByCallback from './crew/waitByCallback';
+import type { ItemOutcome, OperationTools } from './itemResults/operationTools';
+import { errorOutputItem } from './itemResults/outputItems';
+import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './itemResults/toolAnswer';
 
 export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'answerFeedback';
 

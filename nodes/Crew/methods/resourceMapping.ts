@@ -1,8 +1,8 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { loadCrewInputs } from '../actions/getInputs.operation';
-import { NO_INPUTS_NOTICE } from '../actions/inputs.description';
-import { isToolCall } from '../actions/toolAnswer';
+import { loadCrewInputs } from '../actions/crew/getInputs.operation';
+import { NO_INPUTS_NOTICE } from '../actions/crewStart/inputs.description';
+import { isToolCall } from '../actions/itemResults/toolAnswer';
 import { toolFieldDefault } from './toolParameters';
 
 const FIELD_TYPES: Record<string, FieldType> = {

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getCrewConnection } from '../transport';
-import { startingOptions } from './inputs.description';
-import type { OperationTools } from './operationTools';
-import { readKickoffBody, startCrew } from './startCrew';
+import { getCrewConnection } from '../../transport';
+import { startingOptions } from '../crewStart/inputs.description';
+import type { OperationTools } from '../itemResults/operationTools';
+import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 
 export const description: INodeProperties[] = [startingOptions('kickoff')];
 

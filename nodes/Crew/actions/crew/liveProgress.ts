@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { CrewStatus } from '../../records/crewStatus';
-import { NOTHING_SEEN, progressEvents, progressText } from '../../waiting/crewProgress';
-import type { ProgressMemory } from '../../waiting/crewProgress';
-import type { RunningKickoff } from '../../waiting/waitForCompletion';
-import type { ItemOutcome } from './operationTools';
+import type { CrewStatus } from '../../../records/crewStatus';
+import { NOTHING_SEEN, progressEvents, progressText } from '../../../waiting/crewProgress';
+import type { ProgressMemory } from '../../../waiting/crewProgress';
+import type { RunningKickoff } from '../../../waiting/waitForCompletion';
+import type { ItemOutcome } from '../itemResults/operationTools';
 
 /** What Kickoff and Wait tells a streamed response while it waits: nothing at all when the execution does not stream. */
 export interface LiveProgress {

@@ -1,17 +1,17 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } from 'n8n-workflow';
 
-import type { Sleep } from '../../waiting/cancellableSleep';
-import { isPlainObject } from '../../records/crewStatus';
-import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs } from '../../records/kickoffBody';
-import type { KickoffOptions } from '../../records/kickoffBody';
-import { buildCallbackFields, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../../callbacks/callbackBody';
-import type { CallbackOptionValues } from '../../callbacks/callbackBody';
+import type { Sleep } from '../../../waiting/cancellableSleep';
+import { isPlainObject } from '../../../records/crewStatus';
+import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs } from '../../../records/kickoffBody';
+import type { KickoffOptions } from '../../../records/kickoffBody';
+import { buildCallbackFields, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../../../callbacks/callbackBody';
+import type { CallbackOptionValues } from '../../../callbacks/callbackBody';
 import { readCallbackSecrets } from './callbackSecrets';
-import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
-import type { CrewConnection } from '../transport';
-import { postAtMostOnce } from '../transport/postOnce';
-import { checkUrlOptions } from '../../records/urlOptions';
+import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
+import type { CrewConnection } from '../../transport';
+import { postAtMostOnce } from '../../transport/postOnce';
+import { checkUrlOptions } from '../../../records/urlOptions';
 
 /** The inputs of one item, in the mode the user chose, as the text values the service takes. */
 function readInputs(context: IExecuteFunctions, itemIndex: number): Record<string, string> {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { STREAM_EVENT_GROUP_NAMES } from '../../callbacks/streamEvents';
-import type { StreamEventGroup } from '../../callbacks/streamEvents';
+import { STREAM_EVENT_GROUP_NAMES } from '../../../callbacks/streamEvents';
+import type { StreamEventGroup } from '../../../callbacks/streamEvents';
 
 const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string }> = {
 	runFinished: { name: 'Run Finished or Failed', description: 'crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed' },

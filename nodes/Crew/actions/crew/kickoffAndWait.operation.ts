@@ -1,19 +1,19 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../../waiting/concurrency';
-import { readCrewStatus } from '../../records/crewStatus';
-import { createPollPolicy, MAX_POLL_INTERVAL_MS, statusReadTimeout } from '../../waiting/pollPolicy';
-import { crewAnswerError } from '../transport/crewErrors';
-import { getCrewConnection, isPassingFailure, isSuccess, requestCrewStatus, retryAfterOf } from '../transport';
-import type { CrewConnection, CrewContext } from '../transport';
-import { waitForCompletion } from '../../waiting/waitForCompletion';
-import type { RunningKickoff, StatusReading, WaitOutcome } from '../../waiting/waitForCompletion';
-import { startingOptions } from './inputs.description';
-import { toItemError } from './itemError';
+import { mapWithConcurrency } from '../../../waiting/concurrency';
+import { readCrewStatus } from '../../../records/crewStatus';
+import { createPollPolicy, MAX_POLL_INTERVAL_MS, statusReadTimeout } from '../../../waiting/pollPolicy';
+import { crewAnswerError } from '../../transport/crewErrors';
+import { getCrewConnection, isPassingFailure, isSuccess, requestCrewStatus, retryAfterOf } from '../../transport';
+import type { CrewConnection, CrewContext } from '../../transport';
+import { waitForCompletion } from '../../../waiting/waitForCompletion';
+import type { RunningKickoff, StatusReading, WaitOutcome } from '../../../waiting/waitForCompletion';
+import { startingOptions } from '../crewStart/inputs.description';
+import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
-import type { ItemOutcome, OperationTools } from './operationTools';
-import { readKickoffBody, startCrew } from './startCrew';
+import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 import { waitByDescription, waitByOptions } from './waitBy.description';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { callbackSecretsOf } from '../../callbacks/callbackBody';
-import type { CallbackSecrets } from '../../callbacks/callbackBody';
+import { callbackSecretsOf } from '../../../callbacks/callbackBody';
+import type { CallbackSecrets } from '../../../callbacks/callbackBody';
 
 export const CALLBACK_CREDENTIAL_TYPE = 'crewCallbackApi';
 

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createCancellableSleep } from '../../waiting/cancellableSleep';
+import { createCancellableSleep } from '../../../waiting/cancellableSleep';
 import {
 	callbackRefusal,
 	callbackStreamField,
@@ -13,24 +13,24 @@ import {
 	shouldPark,
 	timeoutMarker,
 	waitingRecord,
-} from '../../waiting/callbackWait';
-import type { AwaitedKickoff } from '../../waiting/callbackWait';
-import { mapWithConcurrency } from '../../waiting/concurrency';
-import { createEndedCrews, crewKey } from '../../waiting/endedCrews';
-import { watchFirstPhase } from '../../waiting/firstPhase';
-import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../waiting/parkedBatch';
-import type { ParkedEntry } from '../../waiting/parkedBatch';
-import { createPollPolicy } from '../../waiting/pollPolicy';
-import { getCrewConnection } from '../transport';
-import type { CrewConnection, CrewContext } from '../transport';
-import { waitForCompletion } from '../../waiting/waitForCompletion';
-import type { RunningKickoff, WaitOutcome } from '../../waiting/waitForCompletion';
+} from '../../../waiting/callbackWait';
+import type { AwaitedKickoff } from '../../../waiting/callbackWait';
+import { mapWithConcurrency } from '../../../waiting/concurrency';
+import { createEndedCrews, crewKey } from '../../../waiting/endedCrews';
+import { watchFirstPhase } from '../../../waiting/firstPhase';
+import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../../waiting/parkedBatch';
+import type { ParkedEntry } from '../../../waiting/parkedBatch';
+import { createPollPolicy } from '../../../waiting/pollPolicy';
+import { getCrewConnection } from '../../transport';
+import type { CrewConnection, CrewContext } from '../../transport';
+import { waitForCompletion } from '../../../waiting/waitForCompletion';
+import type { RunningKickoff, WaitOutcome } from '../../../waiting/waitForCompletion';
 import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './kickoffAndWait.operation';
-import { toItemError } from './itemError';
+import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
-import type { ItemOutcome, OperationTools } from './operationTools';
-import { errorDetails, errorOutputItem } from './outputItems';
-import { readKickoffBody, startCrew } from './startCrew';
+import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import { errorDetails, errorOutputItem } from '../itemResults/outputItems';
+import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 
 /**
  * The resume webhook. n8n calls `webhook()` when the execution's resume URL is

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_FIRST_PHASE_SECONDS, MAX_FIRST_PHASE_SECONDS } from '../../waiting/callbackWait';
+import { DEFAULT_FIRST_PHASE_SECONDS, MAX_FIRST_PHASE_SECONDS } from '../../../waiting/callbackWait';
 
 /** Kickoff and Wait's choice of how to learn that the crew ended. Polling is the behaviour of 0.1.0. */
 export const waitByDescription: INodeProperties = {

@@ -1,15 +1,15 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject } from '../../records/crewStatus';
-import { buildResumeBody } from '../../records/kickoffBody';
-import type { WebhookUrls } from '../../records/kickoffBody';
-import { crewAnswerError } from '../transport/crewErrors';
-import { getCrewConnection, isSuccess } from '../transport';
-import { postAtMostOnce } from '../transport/postOnce';
-import { checkUrlOptions } from '../../records/urlOptions';
-import { optionsCollection, webhookUrlOptions } from './inputs.description';
-import type { OperationTools } from './operationTools';
+import { isPlainObject } from '../../../records/crewStatus';
+import { buildResumeBody } from '../../../records/kickoffBody';
+import type { WebhookUrls } from '../../../records/kickoffBody';
+import { crewAnswerError } from '../../transport/crewErrors';
+import { getCrewConnection, isSuccess } from '../../transport';
+import { postAtMostOnce } from '../../transport/postOnce';
+import { checkUrlOptions } from '../../../records/urlOptions';
+import { optionsCollection, webhookUrlOptions } from '../crewStart/inputs.description';
+import type { OperationTools } from '../itemResults/operationTools';
 
 const show = { show: { operation: ['resume'] } };
 

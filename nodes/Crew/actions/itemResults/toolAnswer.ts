@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CrewOperation } from './router';
+import type { CrewOperation } from '../router';
 
 /**
  * Whether the node answers an AI agent or an MCP client rather than a workflow.

@@ -1,11 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readCrewStatus } from '../../records/crewStatus';
-import { crewAnswerError } from '../transport/crewErrors';
-import { getCrewConnection, isSuccess, requestCrewStatus } from '../transport';
-import { retryPassingFailures } from '../transport/retryReads';
-import type { OperationTools } from './operationTools';
+import { readCrewStatus } from '../../../records/crewStatus';
+import { crewAnswerError } from '../../transport/crewErrors';
+import { getCrewConnection, isSuccess, requestCrewStatus } from '../../transport';
+import { retryPassingFailures } from '../../transport/retryReads';
+import type { OperationTools } from '../itemResults/operationTools';
 
 export const description: INodeProperties[] = [
 	{

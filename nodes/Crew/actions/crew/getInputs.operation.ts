@@ -1,12 +1,12 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import { isInputsListing, readCrewInputs } from '../../records/crewInputs';
-import type { CrewInput } from '../../records/crewInputs';
-import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
-import { getCrewConnection, isSuccess, sendCrewRequest } from '../transport';
-import { retryPassingFailures } from '../transport/retryReads';
-import type { OperationTools } from './operationTools';
+import { isInputsListing, readCrewInputs } from '../../../records/crewInputs';
+import type { CrewInput } from '../../../records/crewInputs';
+import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
+import { getCrewConnection, isSuccess, sendCrewRequest } from '../../transport';
+import { retryPassingFailures } from '../../transport/retryReads';
+import type { OperationTools } from '../itemResults/operationTools';
 
 export const description: INodeProperties[] = [];
 

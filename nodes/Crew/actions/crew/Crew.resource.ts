@@ -1,0 +1,58 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { inputsFields } from '../crewStart/inputs.description';
+import * as getInputs from './getInputs.operation';
+import * as getStatus from './getStatus.operation';
+import * as kickoff from './kickoff.operation';
+import * as kickoffAndWait from './kickoffAndWait.operation';
+import * as resume from './resume.operation';
+
+/** The Crew resource: its operation picker and each operation's fields. */
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['crew'] } },
+		options: [
+			{
+				name: 'Get Inputs',
+				value: 'getInputs',
+				description: 'List the inputs the crew expects',
+				action: 'Get the inputs of a crew',
+			},
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				description: 'Read the state and, once finished, the result of a kickoff',
+				action: 'Get the status of a kickoff',
+			},
+			{
+				name: 'Kickoff',
+				value: 'kickoff',
+				description: 'Start the crew and return its kickoff ID at once',
+				action: 'Kick off a crew',
+			},
+			{
+				name: 'Kickoff and Wait',
+				value: 'kickoffAndWait',
+				description: 'Start the crew for every item and wait for the results',
+				action: 'Kick off a crew and wait for the result',
+			},
+			{
+				name: 'Resume',
+				value: 'resume',
+				description: 'Approve or reject the task a crew paused on for human input',
+				action: 'Resume a crew paused for human input',
+			},
+		],
+		default: 'kickoffAndWait',
+	},
+	...getInputs.description,
+	...getStatus.description,
+	...inputsFields,
+	...kickoff.description,
+	...kickoffAndWait.description,
+	...resume.description,
+];
