@@ -104,6 +104,13 @@ export interface CrewServiceOptions {
 	statusPaths?: 'both' | 'contract' | 'wild';
 	/** 'documented' → {"error","message"[,"details"]}; 'fastapi' → {"detail": ...}. Default 'documented'. */
 	errorShape?: 'documented' | 'fastapi';
+	/**
+	 * 'documented' → the contract and the vendor's documents (every other option as set);
+	 * 'live' → what the field notes' section "What the live service answered" says the hosted
+	 * service answers today (its status records, NOT FOUND, error bodies, resume, flows).
+	 * Default 'documented'.
+	 */
+	dialect?: 'documented' | 'live';
 	/** Default run duration in ms; default 2000. 0 means finished at once. */
 	durationMs?: number;
 	/** Per-kickoff plan override; a kickoff's meta.reference overrides it in turn. Pass undefined to configure() to remove. */

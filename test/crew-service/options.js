@@ -13,11 +13,13 @@ const ENUMS = {
 	statusPaths: ['both', 'contract', 'wild'],
 	errorShape: ['documented', 'fastapi'],
 	webhookTargets: ['loopback', 'any'],
+	// documented: the contract and the documents' answers; live: as the field notes' live section (2026-10-01) says the hosted service answers.
+	dialect: ['documented', 'live'],
 };
 
 const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
-	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback',
+	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
 ];
 
 /** @param {string} prefix */
@@ -46,6 +48,7 @@ function defaultOptions() {
 		webhookTargets: 'loopback',
 		eventStream: { flushMs: 100, shuffle: true, duplicate: false },
 		flowFeedback: null,
+		dialect: 'documented',
 	};
 }
 
