@@ -136,3 +136,124 @@ describe('reference service: persisted flows', () => {
 		expect(await res.json()).toEqual({ [id]: { topic: 'AI', run_count: 1, kickoff_ids: [id], id } });
 	});
 });
+
+// A deployed flow (option deployment: 'flow'), as the field notes' live section saw one.
+describe('reference service: a deployed flow', () => {
+	let service: CrewService;
+	let clock: ReturnType<typeof fakeClock>;
+	beforeEach(async () => {
+		clock = fakeClock();
+		service = await start({ durationMs: 1_000, now: clock.now, deployment: 'flow', dialect: 'live' });
+	});
+
+	async function inputs(): Promise<unknown> {
+		const res = await fetch(`${service.url}/inputs`, { headers: { authorization: `Bearer ${service.tokens.organization}` } });
+		return await res.json();
+	}
+
+	it('lists its state fields, id among them, names only; with types, defaults and none required in the objects shape', async () => {
+		expect(await inputs()).toEqual({ inputs: ['topic', 'count', 'id', 'history'] });
+		service.configure({ inputsShape: 'objects' });
+		expect(await inputs()).toEqual({
+			inputs: [
+				{ name: 'topic', type: 'str', required: false, default: 'AI agents' },
+				{ name: 'count', type: 'int', required: false, default: 1 },
+				{ name: 'id', type: 'str', required: false, default: null },
+				{ name: 'history', type: 'list', required: false, default: [] },
+			],
+		});
+	});
+
+	it('runs {"inputs": {}} on the defaults; its live record gives the final method\'s text and no state; state id = kickoff id', async () => {
+		const id = await kickoff(service, { inputs: {} });
+		expect(await status(service, id)).toEqual({ state: 'PENDING', status: null, result: null, result_json: null, progress: null });
+		clock.advance(500);
+		expect(await status(service, id)).toEqual({
+			state: 'RUNNING',
+			status: 'Task is Running',
+			result: null,
+			result_json: null,
+			progress: { unit: 'step', completed: 1, total: null, remaining: null, current: 'analyse_findings' },
+		});
+		clock.advance(500);
+		expect(await status(service, id)).toEqual({
+			state: 'SUCCESS',
+			status: null,
+			result: 'Flow finished: {"topic":"AI agents","count":1,"history":[],"run_count":1}',
+			result_json: null,
+		});
+		expect(service.flowStates).toEqual({ [id]: { topic: 'AI agents', count: 1, history: [], run_count: 1, kickoff_ids: [id], id } });
+	});
+
+	it('takes typed values and a bare body without the inputs wrapper (which runs on the defaults)', async () => {
+		const typed = await kickoff(service, { inputs: { topic: 't', count: 2, history: ['one'] } });
+		const bare = await kickoff(service, { topic: 'ignored' });
+		clock.advance(1_000);
+		expect(service.flowStates[typed]).toMatchObject({ topic: 't', count: 2, history: ['one'] });
+		expect(service.flowStates[bare]).toMatchObject({ topic: 'AI agents', count: 1, history: [] });
+		expect(service.runs[1].inputs).toEqual({});
+	});
+
+	it('fails the run for a value of the wrong type, a list given as text; takes an int given as digits, as pydantic does', async () => {
+		const wrong = await kickoff(service, { inputs: { history: '["one"]' } });
+		const lax = await kickoff(service, { inputs: { count: '3' } });
+		clock.advance(1_000);
+		expect(await status(service, wrong)).toEqual({
+			state: 'FAILED',
+			status: '1 validation error for FlowState\nhistory\n  Input should be a valid list [type=list_type, input_value="[\\"one\\"]", input_type=str]',
+			result: null,
+			result_json: null,
+		});
+		expect((await status(service, lax)).state).toBe('SUCCESS');
+	});
+
+	it('restores from a previous run\'s kickoff id; an unknown id runs on the defaults with no error', async () => {
+		const first = await kickoff(service, { inputs: { topic: 't', history: ['one'] } });
+		clock.advance(1_000);
+		const second = await kickoff(service, { inputs: { count: 5 }, restoreFromStateId: first });
+		const unknown = await kickoff(service, { inputs: {}, restoreFromStateId: UNKNOWN_ID });
+		clock.advance(1_000);
+		expect(service.flowStates[second]).toEqual({ topic: 't', count: 5, history: ['one'], run_count: 2, kickoff_ids: [first, second], id: second });
+		expect((await status(service, second)).result).toBe('Flow finished: {"topic":"t","count":5,"history":["one"],"run_count":2}');
+		expect(service.flowStates[unknown]).toMatchObject({ topic: 'AI agents', run_count: 1 });
+	});
+
+	it('answers a non-UUID inputs.id with the vendor\'s 422, a number quoted as text', async () => {
+		expect(await post(service, { inputs: { id: 'test 1' } })).toEqual({
+			status: 422,
+			json: { error: 'Validation Error', message: "'inputs.id' must be a valid UUID when provided; got 'test 1'." },
+		});
+		expect((await post(service, { inputs: { id: 7 } })).json.message).toBe("'inputs.id' must be a valid UUID when provided; got '7'.");
+	});
+
+	it('keeps the documented dialect\'s flow record (state in result) for a deployed flow started there', async () => {
+		service.configure({ dialect: 'documented', recordShape: 'wild' });
+		const id = await kickoff(service, { inputs: { count: 2 } });
+		clock.advance(1_000);
+		const state = { topic: 'AI agents', count: 2, history: [], run_count: 1, kickoff_ids: [id], id };
+		expect(await status(service, id)).toEqual({ state: 'SUCCESS', result: state, result_json: state });
+	});
+
+	it('streams flow_started, each method, and flow_finished with the state; a failing run ends in method_execution_failed and flow_failed', async () => {
+		const real = await start({ durationMs: 60, deployment: 'flow', dialect: 'live', eventStream: { shuffle: false } });
+		const webhooks = { url: `${real.url}/_sink`, realtime: true, authentication: { strategy: 'bearer', token: 'stream-token' } };
+		const ok = await kickoff(real, { inputs: { topic: 't' }, webhooks });
+		const failing = await kickoff(real, { inputs: { history: 'x' }, webhooks });
+		const typesOf = (id: string) => real.webhookDeliveries.filter((d) => d.kickoffId === id).flatMap((d) => (d.payload as { events: Array<{ type: string }> }).events.map((e) => e.type));
+		await real.waitForWebhooks(() => typesOf(ok).includes('flow_finished') && typesOf(failing).includes('flow_failed'), 3_000);
+		expect(typesOf(ok)).toEqual([
+			'flow_started',
+			'method_execution_started',
+			'method_execution_finished',
+			'method_execution_started',
+			'method_execution_finished',
+			'method_execution_started',
+			'method_execution_finished',
+			'flow_finished',
+		]);
+		const finished = real.webhookDeliveries.flatMap((d) => (d.payload as { events: Array<{ type: string; data: any; execution_id: string }> }).events).find((e) => e.type === 'flow_finished');
+		expect(finished?.execution_id).toBe(ok);
+		expect(finished?.data.state).toMatchObject({ topic: 't', id: ok });
+		expect(typesOf(failing).slice(-2)).toEqual(['method_execution_failed', 'flow_failed']);
+	});
+});

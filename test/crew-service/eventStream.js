@@ -3,6 +3,7 @@
 
 const { randomUUID } = require('node:crypto');
 const { TASKS, describeInputs, taskOutputHeader } = require('./runs');
+const { flowDeploymentOf, flowStreamEventsOf } = require('./flows');
 
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').StreamEvent} StreamEvent */
@@ -139,6 +140,7 @@ function taskOutputObject(/** @type {number} */ taskIndex, /** @type {string} */
  * @returns {{ type: string, data: Record<string, unknown> }[]}
  */
 function streamEventsOf(run, event, legacy) {
+	if (flowDeploymentOf(run)) return flowStreamEventsOf(run, event, legacy);
 	const crewName = 'reference_crew';
 	const described = describeInputs(run.inputs);
 	/** @type {{ type: string, data: Record<string, unknown> }[]} */
@@ -174,7 +176,7 @@ function streamEventsOf(run, event, legacy) {
 	return out;
 }
 
-const TERMINAL = new Set(['crew_kickoff_completed', 'crew_kickoff_failed']);
+const TERMINAL = new Set(['crew_kickoff_completed', 'crew_kickoff_failed', 'flow_finished', 'flow_failed']);
 
 /** Fisher–Yates; the stream promises no order, so the reference shows none. @template T @param {T[]} list */
 function shuffled(list) {

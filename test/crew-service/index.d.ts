@@ -111,6 +111,18 @@ export interface CrewServiceOptions {
 	 * Default 'documented'.
 	 */
 	dialect?: 'documented' | 'live';
+	/**
+	 * 'crew' → the reference crew (a run is a persisted flow only when its plan says `flow: true`);
+	 * 'flow' → a deployed flow: `GET /inputs` lists its state fields `topic` (str, default 'AI agents'),
+	 * `count` (int, 1), `id`, `history` (list, []), none required (the 'objects' shape adds
+	 * `required: false` and `default`); a kickoff takes typed values, `{"inputs": {}}` or a bare body
+	 * runs on the defaults, a value of the wrong type fails the run (pydantic's words); every run is a
+	 * persisted flow run (state id = kickoff_id); its result is `Flow finished: <state as JSON>`; its
+	 * event stream is the flow's (`flow_started`, `method_execution_*`, `flow_finished`, or
+	 * `method_execution_failed` and `flow_failed`). In the 'live' dialect its status record is the
+	 * live one (`result` the final method's text, no state object). Default 'crew'.
+	 */
+	deployment?: 'crew' | 'flow';
 	/** Default run duration in ms; default 2000. 0 means finished at once. */
 	durationMs?: number;
 	/** Per-kickoff plan override; a kickoff's meta.reference overrides it in turn. Pass undefined to configure() to remove. */

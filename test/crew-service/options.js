@@ -15,11 +15,14 @@ const ENUMS = {
 	webhookTargets: ['loopback', 'any'],
 	// documented: the contract and the documents' answers; live: as the field notes' live section (2026-10-01) says the hosted service answers.
 	dialect: ['documented', 'live'],
+	// crew: the crew of runs.js (a run can still be a persisted flow by its plan); flow: a deployed flow (flows.js).
+	deployment: ['crew', 'flow'],
 };
 
 const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
+	'deployment',
 ];
 
 /** @param {string} prefix */
@@ -49,6 +52,7 @@ function defaultOptions() {
 		eventStream: { flushMs: 100, shuffle: true, duplicate: false },
 		flowFeedback: null,
 		dialect: 'documented',
+		deployment: 'crew',
 	};
 }
 

@@ -3,7 +3,7 @@
 
 const { randomUUID } = require('node:crypto');
 
-const { flowOf } = require('./flows');
+const { flowOf, flowDeploymentOf, liveFlowRecord } = require('./flows');
 
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').RunPlan} RunPlan */
@@ -395,6 +395,8 @@ function seconds(ms) {
  */
 function statusRecord(run, now, shape) {
 	const at = phaseAt(run, now);
+	// A deployed flow started in the live dialect answers as the live service does, whatever the shape.
+	if (flowDeploymentOf(run)?.dialect === 'live') return liveFlowRecord(run, at);
 	return shape === 'wild' ? wildRecord(run, at) : contractRecord(run, at);
 }
 

@@ -8,7 +8,7 @@ const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initia
 const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
-const { FlowStates, readStateRequest, attachFlow } = require('./flows');
+const { FlowStates, readStateRequest, attachFlow, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
 const errors = require('./errors');
 
 /** @typedef {import('./index').CrewService} CrewService */
@@ -262,6 +262,7 @@ async function startCrewService(userOptions = {}) {
 	}
 
 	function listInputs() {
+		if (options.deployment === 'flow') return jsonAnswer(200, { inputs: flowInputsListing(options.inputsShape) });
 		const inputs =
 			options.inputsShape === 'objects'
 				? options.inputs.map((i) => ({ name: i.name, type: i.type || 'string', required: i.required !== false }))
@@ -282,9 +283,13 @@ async function startCrewService(userOptions = {}) {
 		const read = readJsonBody(req, bodyText, entry, invalid);
 		if ('answer' in read) return read.answer;
 		const { body } = read;
-		const { inputs, meta } = body;
+		const flowDeployment = options.deployment === 'flow';
+		const { meta } = body;
+		// A flow takes a bare body without the inputs wrapper and silently runs on its defaults (field notes, live).
+		const inputs = flowDeployment && body.inputs === undefined ? {} : body.inputs;
 		if (!isPlainObject(inputs)) return invalid('"inputs" must be an object');
-		const nonStrings = Object.keys(inputs).filter((name) => typeof inputs[name] !== 'string');
+		// A flow's state fields keep their JSON types; a crew's inputs are prompt text.
+		const nonStrings = flowDeployment ? [] : Object.keys(inputs).filter((name) => typeof inputs[name] !== 'string');
 		if (nonStrings.length) return invalid(`input values must be strings (not: ${nonStrings.join(', ')})`);
 		if (meta !== undefined && meta !== null && !isPlainObject(meta)) return invalid('"meta" must be an object');
 		const urls = webhookUrls(body);
@@ -303,7 +308,8 @@ async function startCrewService(userOptions = {}) {
 		const stateRequest = readStateRequest(stringInputs, body.restoreFromStateId);
 		if ('invalidFormat' in stateRequest) return invalid(stateRequest.invalidFormat);
 		if ('notUuid' in stateRequest) return jsonAnswer(422, errors.validationErrorBody(shape, stateRequest.notUuid));
-		const missing = options.inputs
+		// A flow's state fields all have defaults: none is required.
+		const missing = (flowDeployment ? [] : options.inputs)
 			.filter((i) => i.required !== false)
 			.filter((i) => !Object.prototype.hasOwnProperty.call(stringInputs, i.name) || stringInputs[i.name] === '')
 			.map((i) => i.name);
@@ -317,7 +323,8 @@ async function startCrewService(userOptions = {}) {
 			index,
 			durationMs: options.durationMs,
 			planFn: options.plan,
-			reference,
+			// A deployed flow's run is always a flow run; inputs its state model refuses fail it (live: FAILED).
+			reference: flowDeployment ? { ...reference, flow: true, ...flowFailure(inputs) } : reference,
 		});
 		const run = createRun({
 			inputs: stringInputs,
@@ -330,7 +337,12 @@ async function startCrewService(userOptions = {}) {
 			clock: () => options.now(),
 		});
 		// restoreFromStateId and inputs.id restore nothing for a crew: the service ignores them.
-		attachFlow(run, plan.flow ? flowStates.start(run.kickoffId, stringInputs, stateRequest) : null);
+		attachFlow(run, plan.flow ? flowStates.start(run.kickoffId, stringInputs, stateRequest, flowDeployment ? flowStateDefaults() : {}) : null);
+		if (flowDeployment) {
+			markFlowDeployment(run, options.dialect);
+			// The final method reports the state it ran with, unless the kickoff chose a result.
+			if (reference.result === undefined) run.plan.result = flowResultText(/** @type {any} */ (run).flow.state);
+		}
 		stream.register(run, callbacks);
 		// Not enumerable: runs compared whole by existing tests stay as they were.
 		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false });
@@ -339,6 +351,16 @@ async function startCrewService(userOptions = {}) {
 		entry.kickoffId = run.kickoffId;
 		webhooks.schedule(run, initialSegment(run), urls);
 		return jsonAnswer(200, { kickoff_id: run.kickoffId });
+	}
+
+	/**
+	 * The plan part of inputs the deployed flow's state model refuses: a failed run, pydantic's words.
+	 * @param {Record<string, unknown>} inputs
+	 * @returns {Partial<import('./index').RunPlan>}
+	 */
+	function flowFailure(inputs) {
+		const error = flowInputsTypeError(inputs);
+		return error === null ? {} : { outcome: 'failure', error };
 	}
 
 	/**
