@@ -106,13 +106,16 @@ export function readFlowState(record: IDataObject): IDataObject | undefined {
  * Turns any status record the service may send into the normalized CrewStatus.
  * Never throws: a body that is not an object (empty, text, an array) reads as
  * a crew that is still running, so a passing glitch does not end a wait.
+ * For a flow (`deployment` 'flow'), a completed record with no state object in it
+ * gives `flow_state: { id: <kickoff id> }`: live, a persisted flow's state id is its
+ * kickoff id and its record carries the final method's text, not the state.
  */
-export function readCrewStatus(kickoffId: string, body: unknown): CrewStatus {
+export function readCrewStatus(kickoffId: string, body: unknown, deployment: 'crew' | 'flow' = 'crew'): CrewStatus {
 	const response: IDataObject = isPlainObject(body) ? body : body === undefined || body === '' ? {} : { body: body as IDataObject[keyof IDataObject] };
 	const record = isPlainObject(body) ? body : {};
 	const state = readCrewState(record);
 	const resultJson = isPlainObject(record.result_json) ? record.result_json : null;
-	const flowState = state === 'completed' ? readFlowState(record) : undefined;
+	const flowState = state === 'completed' ? (readFlowState(record) ?? (deployment === 'flow' ? { id: kickoffId } : undefined)) : undefined;
 	return {
 		kickoff_id: kickoffId,
 		state,

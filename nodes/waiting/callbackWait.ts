@@ -13,6 +13,26 @@ import type { FirstPhaseOutcome } from './firstPhase';
 /** The event stream's two terminal events of a crew: the only channel that reports success and failure, with auth. */
 export const CALLBACK_EVENT_TYPES = ['crew_kickoff_completed', 'crew_kickoff_failed'] as const;
 
+/**
+ * The events that end a flow (callbacks.md §3.6): `flow_finished`, and for a failure
+ * `method_execution_failed` (published) and `flow_failed` (in crewAI's source only).
+ * Asked for instead of the crew's: crews inside a flow send their own
+ * `crew_kickoff_completed`, which is not the flow's end.
+ */
+export const FLOW_CALLBACK_EVENT_TYPES = ['flow_finished', 'flow_failed', 'method_execution_failed'] as const;
+
+/** The terminal events to ask the stream for, by what was started. */
+export function callbackEventTypes(deployment: 'crew' | 'flow'): string[] {
+	return deployment === 'flow' ? [...FLOW_CALLBACK_EVENT_TYPES] : [...CALLBACK_EVENT_TYPES];
+}
+
+/** A flow's end event: the call is about a flow, so its status reads are a flow's. */
+export function isFlowEndEvent(type: string): boolean {
+	return (FLOW_CALLBACK_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+const END_EVENT_TYPES: readonly string[] = [...CALLBACK_EVENT_TYPES, ...FLOW_CALLBACK_EVENT_TYPES];
+
 /** Crews that end within this are answered by polling, before the execution is parked. */
 export const DEFAULT_FIRST_PHASE_SECONDS = 10;
 export const MAX_FIRST_PHASE_SECONDS = 300;
@@ -34,9 +54,9 @@ export function hashCallbackToken(token: string): string {
  * The kickoff's `webhooks` object. The URL is n8n's resume URL exactly as given: on
  * n8n 2.x its `?signature=` is what n8n checks before the node sees the call.
  */
-export function callbackStreamField(resumeUrl: string, token: string): IDataObject {
+export function callbackStreamField(resumeUrl: string, token: string, deployment: 'crew' | 'flow' = 'crew'): IDataObject {
 	return {
-		events: [...CALLBACK_EVENT_TYPES],
+		events: callbackEventTypes(deployment),
 		url: resumeUrl,
 		// One call per terminal event, at once, rather than a batch after a delay.
 		realtime: true,
@@ -97,7 +117,8 @@ export function readCallback(call: { body: unknown; authorization: unknown }, aw
 	if (events === undefined) return { kind: 'rejected', statusCode: 400, reason: 'expected {"events": [...]}' };
 	const foreign = events.flatMap(kickoffIdsOf).find((id) => id !== awaited.kickoffId);
 	if (foreign !== undefined) return { kind: 'rejected', statusCode: 409, reason: 'the call is about another kickoff' };
-	const final = events.find((event) => (CALLBACK_EVENT_TYPES as readonly unknown[]).includes(event.type));
+	// Either kind's end: the service sends only the types the kickoff asked for, a crew's or a flow's.
+	const final = events.find((event) => END_EVENT_TYPES.includes(event.type as string));
 	return final ? { kind: 'final', eventType: final.type as string } : { kind: 'notFinal' };
 }
 

@@ -30,8 +30,19 @@ function quoted(text: string): string {
 	return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-export function toolParameterDescription(inputName: string): string {
-	return `The crew's input "${inputName}"`;
+export function toolParameterDescription(inputName: string, optional = false): string {
+	return optional ? `The flow's state field "${inputName}" (optional: leave it out to keep the flow's default)` : `The crew's input "${inputName}"`;
+}
+
+/**
+ * The default that makes a `$fromAI` parameter optional: n8n gives a parameter with a
+ * default a zod `.default()`, which its tool schema (`z.object(...).required()`,
+ * n8n-core create-node-as-tool.js) leaves optional. Empty, so nothing is sent when the
+ * model leaves it out: '' for text, null for the rest (n8n parses the literal by the
+ * type, and '' would read as the number 0).
+ */
+function optionalDefault(type: 'string' | 'number' | 'boolean' | 'json'): string {
+	return type === 'string' ? "''" : 'null';
 }
 
 /**
@@ -42,9 +53,11 @@ export function toolParameterDescription(inputName: string): string {
  * description the user can change. A field the user sets to a value of their own
  * is no longer offered to the model.
  */
-export function fromAiDefault(inputName: string, type?: FieldType): string {
+export function fromAiDefault(inputName: string, type?: FieldType, optional = false): string {
 	const key = toolParameterKey(inputName);
-	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quoted(toolParameterDescription(inputName))}, ${quoted(fromAiType(type))}) }}`;
+	const aiType = fromAiType(type);
+	const fallback = optional ? `, ${optionalDefault(aiType)}` : '';
+	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quoted(toolParameterDescription(inputName, optional))}, ${quoted(aiType)}${fallback}) }}`;
 }
 
 function isModelsValue(value: unknown): value is string {
@@ -61,7 +74,7 @@ function isModelsValue(value: unknown): value is string {
  * description), and a field the user set to a value gets none, so the model is
  * not asked for it.
  */
-export function toolFieldDefault(inputName: string, type: FieldType | undefined, currentValue: unknown): string | undefined {
-	if (currentValue === undefined || currentValue === null || currentValue === '') return fromAiDefault(inputName, type);
+export function toolFieldDefault(inputName: string, type: FieldType | undefined, currentValue: unknown, optional = false): string | undefined {
+	if (currentValue === undefined || currentValue === null || currentValue === '') return fromAiDefault(inputName, type, optional);
 	return isModelsValue(currentValue) ? currentValue : undefined;
 }
