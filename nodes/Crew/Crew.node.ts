@@ -23,8 +23,9 @@ export class Crew implements INodeType {
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['transform'],
 		// 1.1: secrets come from the Crew Callback API credential; 1 keeps the Webhook Secret option of 0.1.0.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Deployment Type defaults to Detect (1 and 1.1 keep Crew, what they were saved with).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle:
 			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume"}[$parameter["operation"]] }}',
 		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',

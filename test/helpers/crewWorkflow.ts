@@ -38,6 +38,8 @@ export interface CrewRunOptions {
 	withoutStreaming?: boolean;
 	/** The execution as a streaming Webhook would start it (see StreamingSetup). */
 	streaming?: StreamingSetup;
+	/** The Crew node's version; default 1, as 0.1.0 saved it. */
+	typeVersion?: number;
 }
 
 /** Kept under its old name for the tests written against the hand-made fake. */
@@ -95,13 +97,13 @@ function mergeItemValues(values: unknown[]): unknown {
 	return `={{ JSON.parse(${literal})[$itemIndex] }}` as NodeParameterValue;
 }
 
-function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | 'credentials'>, parameters: INodeParameters): INode {
+function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | 'credentials' | 'typeVersion'>, parameters: INodeParameters): INode {
 	const credential = { id: CREDENTIAL_ID, name: 'Crew account' };
 	return {
 		id: 'crew-node-id',
 		name: CREW_NODE_NAME,
 		type: CREW_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [220, 0],
 		parameters,
 		credentials: hasCallbackCredential(options.credentials) ? { crewApi: credential, crewCallbackApi: credential } : { crewApi: credential },
@@ -193,9 +195,9 @@ export function items(count: number): INodeExecutionData[] {
 }
 
 /** The Crew node's resource-mapping method as the editor calls it, in n8n-core's load-options context. */
-export function crewLoadOptionsContext(parameters: object, credentials: Credentials) {
-	const node = crewNode({ credentials }, parameters as INodeParameters);
-	return loadOptionsContext(crewWorkflow({ parameters, credentials }, 1), node, 'parameters.inputs');
+export function crewLoadOptionsContext(parameters: object, credentials: Credentials, typeVersion?: number) {
+	const node = crewNode({ credentials, typeVersion }, parameters as INodeParameters);
+	return loadOptionsContext(crewWorkflow({ parameters, credentials, typeVersion }, 1), node, 'parameters.inputs');
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { loadCrewInputs } from '../actions/crew/getInputs.operation';
+import { loadInputsListing } from '../actions/crew/getInputs.operation';
+import { defaultDeploymentChoice } from '../actions/crewStart/deployment';
+import { offeredInputs, resolveDeployment } from '../../records/crewInputs';
 import { NO_INPUTS_NOTICE } from '../actions/crewStart/inputs.description';
 import { isToolCall } from '../actions/itemResults/toolAnswer';
 import { toolFieldDefault } from './toolParameters';
@@ -62,13 +64,17 @@ export async function getCrewInputs(this: ILoadOptionsFunctions): Promise<Resour
 	if (this.getNode().credentials?.crewApi === undefined) {
 		return { fields: [], emptyFieldsNotice: noticeText(NO_CREDENTIAL_NOTICE) };
 	}
-	let inputs;
+	let listing;
 	try {
 		// The editor waits for this answer: one try, no sleeping between retries.
-		inputs = await loadCrewInputs(this, 0, { sleep: async () => {}, isCancelled: () => true });
+		listing = await loadInputsListing(this, 0, { sleep: async () => {}, isCancelled: () => true });
 	} catch (error) {
 		return { fields: [], emptyFieldsNotice: failureNotice(error as Error) };
 	}
+	// A flow's fields are optional and typed, without `id`; a crew's are as listed.
+	const deployment = resolveDeployment(this.getCurrentNodeParameter('deploymentType') ?? defaultDeploymentChoice(this.getNode()), listing);
+	const optional = deployment === 'flow';
+	const inputs = offeredInputs(deployment, listing);
 	if (inputs.length === 0) return { fields: [], emptyFieldsNotice: noticeText(NO_INPUTS_NOTICE) };
 	// The editor fills a new field with its defaultValue: as a tool, every input starts as the model's to fill.
 	const forTool = isToolCall(this.getNode().type, false);
@@ -76,7 +82,7 @@ export async function getCrewInputs(this: ILoadOptionsFunctions): Promise<Resour
 	return {
 		fields: inputs.map((input) => {
 			const type = FIELD_TYPES[input.type.toLowerCase()] ?? 'string';
-			const defaultValue = forTool ? toolFieldDefault(input.name, type, current[input.name]) : undefined;
+			const defaultValue = forTool ? toolFieldDefault(input.name, type, current[input.name], optional) : undefined;
 			return {
 				id: input.name,
 				displayName: input.name,

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { deploymentTypeFields } from '../crewStart/deployment';
 import { inputsFields } from '../crewStart/inputs.description';
 import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';
@@ -49,6 +50,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'kickoffAndWait',
 	},
+	...deploymentTypeFields,
 	...getInputs.description,
 	...getStatus.description,
 	...inputsFields,

@@ -1,21 +1,22 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import { isInputsListing, readCrewInputs } from '../../../records/crewInputs';
+import { isInputsListing, offeredInputs, readCrewInputs, resolveDeployment } from '../../../records/crewInputs';
 import type { CrewInput } from '../../../records/crewInputs';
 import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
 import { getCrewConnection, isSuccess, sendCrewRequest } from '../../transport';
 import { retryPassingFailures } from '../../transport/retryReads';
 import type { OperationTools } from '../itemResults/operationTools';
+import { defaultDeploymentChoice } from '../crewStart/deployment';
 
 export const description: INodeProperties[] = [];
 
-/** Reads `GET /inputs`; shared by this operation and the editor's input fields. */
-export async function loadCrewInputs(
+/** Reads `GET /inputs`, the listing as the service sent it; shared by this operation, the editor's input fields and Detect. */
+export async function loadInputsListing(
 	context: IExecuteFunctions | ILoadOptionsFunctions,
 	itemIndex: number,
 	tools: Pick<OperationTools, 'sleep' | 'isCancelled'>,
-): Promise<CrewInput[]> {
+): Promise<unknown> {
 	const connection = await getCrewConnection(context, itemIndex);
 	const answer = await retryPassingFailures(
 		async () => await sendCrewRequest(context, connection, { method: 'GET', path: '/inputs' }),
@@ -32,10 +33,26 @@ export async function loadCrewInputs(
 			itemIndex,
 		});
 	}
-	return readCrewInputs(answer.body);
+	return answer.body;
+}
+
+/** The crew's inputs as listed by `GET /inputs`. */
+export async function loadCrewInputs(
+	context: IExecuteFunctions | ILoadOptionsFunctions,
+	itemIndex: number,
+	tools: Pick<OperationTools, 'sleep' | 'isCancelled'>,
+): Promise<CrewInput[]> {
+	return readCrewInputs(await loadInputsListing(context, itemIndex, tools));
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
-	const inputs = await loadCrewInputs(this, itemIndex, tools);
-	return { inputs: inputs.map((input) => input.name), input_details: inputs.map((input) => ({ ...input })) };
+	const listing = await loadInputsListing(this, itemIndex, tools);
+	// Read per item (the listing is per item already); Detect needs no second request here.
+	const choice = this.getNodeParameter('deploymentType', 0, defaultDeploymentChoice(this.getNode()));
+	const deployment = resolveDeployment(choice, listing);
+	const inputs = offeredInputs(deployment, listing);
+	const answer: IDataObject = { inputs: inputs.map((input) => input.name), input_details: inputs.map((input) => ({ ...input })) };
+	// Only a flow says so: a crew's answer is what it always was.
+	if (deployment === 'flow') answer.deployment = 'flow';
+	return answer;
 }

@@ -6,6 +6,7 @@ import { crewAnswerError } from '../../transport/crewErrors';
 import { getCrewConnection, isSuccess, requestCrewStatus } from '../../transport';
 import { retryPassingFailures } from '../../transport/retryReads';
 import type { OperationTools } from '../itemResults/operationTools';
+import { deploymentOf } from '../crewStart/deployment';
 
 export const description: INodeProperties[] = [
 	{
@@ -43,5 +44,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 			baseUrl: connection.baseUrl,
 		});
 	}
-	return readCrewStatus(kickoffId, answer.body);
+	return readCrewStatus(kickoffId, answer.body, await deploymentOf(this, tools));
 }

@@ -4,11 +4,12 @@ import { getCrewConnection } from '../../transport';
 import { startingOptions } from '../crewStart/inputs.description';
 import type { OperationTools } from '../itemResults/operationTools';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
+import { deploymentOf } from '../crewStart/deployment';
 
 export const description: INodeProperties[] = [startingOptions('kickoff')];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
-	const body = await readKickoffBody(this, itemIndex);
+	const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
 	const connection = await getCrewConnection(this, itemIndex);
 	const started = await startCrew(this, connection, itemIndex, body, tools.sleep);
 	return { ...started.response, kickoff_id: started.kickoffId };

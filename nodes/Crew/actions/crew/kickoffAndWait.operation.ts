@@ -14,6 +14,8 @@ import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
+import { deploymentOf } from '../crewStart/deployment';
+import type { DeploymentKind } from '../../../records/crewInputs';
 import { waitByDescription, waitByOptions } from './waitBy.description';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -109,11 +111,11 @@ export function outcomeToItem(node: INode, kickoff: RunningKickoff, outcome: Wai
 	}
 }
 
-export function statusReader(context: CrewContext, connection: CrewConnection, pollIntervalMs: number) {
+export function statusReader(context: CrewContext, connection: CrewConnection, pollIntervalMs: number, deployment: DeploymentKind = 'crew') {
 	const timeoutMs = statusReadTimeout(pollIntervalMs);
 	return async (kickoff: RunningKickoff): Promise<StatusReading> => {
 		const answer = await requestCrewStatus(context, connection, kickoff.kickoffId, timeoutMs);
-		if (isSuccess(answer)) return { kind: 'status', status: readCrewStatus(kickoff.kickoffId, answer.body) };
+		if (isSuccess(answer)) return { kind: 'status', status: readCrewStatus(kickoff.kickoffId, answer.body, deployment) };
 		const error = crewAnswerError(context.getNode(), answer, {
 			action: 'getStatus',
 			itemIndex: kickoff.itemIndex,
@@ -148,7 +150,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 
 	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
 		try {
-			const body = await readKickoffBody(this, itemIndex);
+			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
 			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep);
@@ -165,10 +167,12 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	}
 
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
+	// Known once a crew has started: its kickoff needed it (no second request).
+	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
 	const progress = liveProgress(this);
 	const waitOutcomes = connection
 		? await waitForCompletion(running, createPollPolicy(settings.pollIntervalMs), deadline, {
-				readStatus: statusReader(this, connection, settings.pollIntervalMs),
+				readStatus: statusReader(this, connection, settings.pollIntervalMs, deployment),
 				now: tools.now,
 				sleep: tools.sleep,
 				isCancelled: tools.isCancelled,

@@ -7,6 +7,7 @@ import {
 	callbackStreamField,
 	firstPhaseDeadline,
 	hashCallbackToken,
+	isFlowEndEvent,
 	newCallbackToken,
 	readCallback,
 	readFirstPhaseMs,
@@ -31,6 +32,8 @@ import { liveProgress } from './liveProgress';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { errorDetails, errorOutputItem } from '../itemResults/outputItems';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
+import { deploymentOf } from '../crewStart/deployment';
+import type { DeploymentKind } from '../../../records/crewInputs';
 
 /**
  * The resume webhook. n8n calls `webhook()` when the execution's resume URL is
@@ -59,9 +62,10 @@ async function waitFor(
 	pollIntervalMs: number,
 	deadline: number,
 	tools: OperationTools,
+	deployment: DeploymentKind,
 ): Promise<WaitOutcome> {
 	const [outcome] = await waitForCompletion([kickoff], createPollPolicy(pollIntervalMs), deadline, {
-		readStatus: statusReader(context, connection, pollIntervalMs),
+		readStatus: statusReader(context, connection, pollIntervalMs, deployment),
 		now: tools.now,
 		sleep: tools.sleep,
 		isCancelled: tools.isCancelled,
@@ -95,11 +99,12 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 				description: 'Wait By: Callback uses the crew\'s event stream to be called back. Remove the Event Stream option, or set Wait By to Polling and stream events to a Crew Trigger.',
 			});
 		}
-		const body = await readKickoffBody(context, itemIndex);
+		const deployment = await deploymentOf(context, tools);
+		const body = await readKickoffBody(context, itemIndex, deployment);
 		const token = newCallbackToken();
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token) }, tools.sleep);
+		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment) }, tools.sleep);
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: tools.now() }, tokenHash: hashCallbackToken(token) };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
@@ -151,10 +156,12 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	// that answers 409 and never calls again; the first phase and its last read catch it.
 	const firstPhaseEnd = firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
+	// Known once a crew has started: its kickoff needed it (no second request).
+	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
 	const progress = liveProgress(this);
 	const phase = connection
 		? await watchFirstPhase(running, createPollPolicy(settings.pollIntervalMs), firstPhaseEnd, {
-				readStatus: statusReader(this, connection, settings.pollIntervalMs),
+				readStatus: statusReader(this, connection, settings.pollIntervalMs, deployment),
 				now: tools.now,
 				sleep: tools.sleep,
 				isCancelled: tools.isCancelled,
@@ -281,6 +288,8 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 
 	// Every read below starts after this call arrived, so after its crew's end: never one that predates it.
 	const arrivedAt = Date.now();
+	// A flow's end event was asked for only by a flow's kickoff: the batch's records are a flow's (flow_state).
+	const deployment: DeploymentKind = isFlowEndEvent(verdict.eventType) ? 'flow' : 'crew';
 	const node = this.getNode();
 	const outcomes = new Map<number, ItemOutcome>();
 	let batchKey = awaited[0].kickoffId;
@@ -297,7 +306,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		const confirm = async () => {
 			const readNow = { ...kickoffOf(caller), startedAt: now() - CONFIRM_POLL_MS };
 			const tools: OperationTools = { now, sleep: createCancellableSleep(undefined), isCancelled: () => false };
-			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools);
+			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools, deployment);
 			return confirmed.kind === 'timedOut' ? undefined : confirmed;
 		};
 		if (awaited.length > 1 && endedCrews.ended(keyOf(caller.kickoffId))) {
@@ -312,7 +321,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		}
 		outcomes.set(caller.itemIndex, outcomeToItem(node, kickoffOf(caller), own, 0));
 
-		const read = statusReader(this, connection, CONFIRM_POLL_MS);
+		const read = statusReader(this, connection, CONFIRM_POLL_MS, deployment);
 		for (const other of othersInReadingOrder(awaited, caller)) {
 			const outcome = await endedCrews.outcomeOf(keyOf(other.kickoffId), arrivedAt, async () => await readOther(read, kickoffOf(other)));
 			if (!outcome) return answer(this, 200, { received: true, resumed: false, reason: 'other crews of this batch are still running' });

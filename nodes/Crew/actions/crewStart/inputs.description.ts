@@ -41,7 +41,7 @@ export const inputsFields: INodeProperties[] = [
 			// inputsMode as well: n8n's resource mapper loads nothing when it opens on a
 			// node that has just been added (its parameters lack "inputs" until n8n fills
 			// in the defaults); inputsMode changes then, which makes it load the fields.
-			loadOptionsDependsOn: ['operation', 'inputsMode'],
+			loadOptionsDependsOn: ['operation', 'inputsMode', 'deploymentType'],
 			resourceMapper: {
 				resourceMapperMethod: 'getCrewInputs',
 				mode: 'add',
@@ -61,7 +61,7 @@ export const inputsFields: INodeProperties[] = [
 		default: '{}',
 		placeholder: 'e.g. {"topic": "AI agents", "audience": "developers"}',
 		description:
-			'The crew\'s inputs as a JSON object of names and values, e.g. {"topic": "AI agents"}. Values that are not text are sent as text: numbers and booleans as written, dates as ISO 8601, objects as JSON.',
+			'The inputs as a JSON object of names and values, e.g. {"topic": "AI agents"}. A crew gets every value as text (numbers and booleans as written, dates as ISO 8601, objects as JSON); a flow gets them with their JSON types.',
 		displayOptions: { show: { operation: STARTING_OPERATIONS, inputsMode: ['json'] } },
 	},
 ];

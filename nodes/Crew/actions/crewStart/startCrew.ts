@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } 
 
 import type { Sleep } from '../../../waiting/cancellableSleep';
 import { isPlainObject } from '../../../records/crewStatus';
-import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toWireInputs } from '../../../records/kickoffBody';
+import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toFlowFieldValues, toFlowInputs, toWireInputs } from '../../../records/kickoffBody';
+import type { DeploymentKind } from '../../../records/crewInputs';
 import type { KickoffOptions } from '../../../records/kickoffBody';
 import { buildCallbackFields, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../../../callbacks/callbackBody';
 import type { CallbackOptionValues } from '../../../callbacks/callbackBody';
@@ -13,14 +14,19 @@ import type { CrewConnection } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
 import { checkUrlOptions } from '../../../records/urlOptions';
 
-/** The inputs of one item, in the mode the user chose, as the text values the service takes. */
-function readInputs(context: IExecuteFunctions, itemIndex: number): Record<string, string> {
+/**
+ * The inputs of one item, in the mode the user chose: a crew's as the text values
+ * its prompts take, a flow's with their JSON types and nothing required.
+ */
+function readInputs(context: IExecuteFunctions, itemIndex: number, deployment: DeploymentKind): IDataObject {
 	const mode = context.getNodeParameter('inputsMode', itemIndex, 'map') as string;
 	if (mode === 'json') {
-		return toWireInputs(parseJsonObject(context.getNodeParameter('inputsJson', itemIndex, '{}'), 'Inputs (JSON)'));
+		const given = parseJsonObject(context.getNodeParameter('inputsJson', itemIndex, '{}'), 'Inputs (JSON)');
+		return deployment === 'flow' ? toFlowInputs(given) : toWireInputs(given);
 	}
 	const values = (context.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject;
 	const schema = (context.getNodeParameter('inputs.schema', itemIndex, []) ?? []) as ResourceMapperField[];
+	if (deployment === 'flow') return toFlowFieldValues(values, Object.fromEntries(schema.map((field) => [field.id, field.type])));
 	const inputs = toWireInputs(values);
 	const required = schema.filter((field) => field.required && !field.removed).map((field) => field.id);
 	const missing = findMissingInputs(required, inputs);
@@ -38,11 +44,11 @@ function readInputs(context: IExecuteFunctions, itemIndex: number): Record<strin
  * their secrets from the Crew Callback API credential. A parameter problem is thrown
  * as an InvalidParameterError, which the operations turn into that item's error (toItemError).
  */
-export async function readKickoffBody(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function readKickoffBody(context: IExecuteFunctions, itemIndex: number, deployment: DeploymentKind = 'crew'): Promise<IDataObject> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as KickoffOptions & CallbackOptionValues;
 	checkUrlOptions(options);
 	const callbacks = readCallbackOptions(options);
-	const inputs = readInputs(context, itemIndex);
+	const inputs = readInputs(context, itemIndex, deployment);
 	const secrets = await readCallbackSecrets(context, itemIndex, needsCallbackSecrets(callbacks));
 	const webhookSecret = legacyWebhookSecret(options, secrets);
 	return { ...buildKickoffBody(inputs, { ...options, webhookSecret }), ...buildCallbackFields(callbacks, secrets) };
