@@ -5,12 +5,13 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { getCrewInputs } from '../../nodes/Crew/methods/resourceMapping';
 import { endedCrews } from '../../nodes/Crew/actions/crew/waitByCallback';
 import { INPUTS_ID_ADVICE } from '../../nodes/Crew/transport/crewErrors';
 import { useCrewService } from '../helpers/crewService';
+import { callCrewTool, crewToolLoadOptionsContext } from '../helpers/crewTool';
 import { CREW_NODE_NAME, crewLoadOptionsContext, crewWorkflow, items, runCrewNode, runCrewNodeExpectingError, triggerNode } from '../helpers/crewWorkflow';
 import { runWorkflow } from '../helpers/n8nEngine';
 import { assertTokenHidden, serializeForLeakCheck } from '../helpers/tokenHygiene';
@@ -121,9 +122,10 @@ describe('Kickoff and Wait on a flow', () => {
 			inputs: { mappingMode: 'defineBelow', value, schema: fields },
 			options: { pollInterval: 0.1, timeout: 20 },
 		});
+		// Empty text in a number field is left out too (n8n itself would make it 0).
 		const { output } = await runCrewNode({ parameters: mapped({ topic: '', count: 3, history: null }), credentials: crew.credentials, typeVersion: NEW_NODE });
 		expect(output[0].json.state).toBe('completed');
-		await runCrewNode({ parameters: mapped({ history: '["a", "b"]' }), credentials: crew.credentials, typeVersion: NEW_NODE });
+		await runCrewNode({ parameters: mapped({ topic: null, count: '', history: '["a", "b"]' }), credentials: crew.credentials, typeVersion: NEW_NODE });
 		expect(kickoffBodies()).toEqual([{ inputs: { count: 3 } }, { inputs: { history: ['a', 'b'] } }]);
 		expect(crew.service.runs.map((run) => run.state)).toEqual(['completed', 'completed']);
 	});
@@ -273,5 +275,43 @@ describe('Wait By: Callback on a flow', () => {
 		const [resumed] = await untilResumed();
 		const [item] = resumed.result.workflowData?.[0] ?? [];
 		expect(item.json).toMatchObject({ kickoff_id: crew.service.runs[0].kickoffId, error: expect.stringContaining(`The crew failed (kickoff ID ${crew.service.runs[0].kickoffId})`) });
+	});
+});
+
+describe('a flow as an AI agent\'s tool', () => {
+	/** The tool as the README recommends it, Deployment Type at Detect, with the fields the editor loads for it. */
+	async function toolSetup(): Promise<INodeParameters> {
+		const parameters = { operation: 'kickoffAndWait', inputsMode: 'map', deploymentType: 'detect', options: { pollInterval: 0.1, timeout: 20 } } as INodeParameters;
+		const { fields } = await getCrewInputs.call(crewToolLoadOptionsContext(parameters, crew.credentials));
+		const value = Object.fromEntries(fields.map((field) => [field.id, field.defaultValue]));
+		return { ...parameters, inputs: { mappingMode: 'defineBelow', value, matchingColumns: [], schema: fields } } as unknown as INodeParameters;
+	}
+
+	const answerOf = (answer: { answer?: string; error?: string }) => (JSON.parse(answer.answer ?? `["${answer.error}"]`) as IDataObject[])[0];
+
+	it('offers the state fields, none required and no id; a call with only a list sends that list, once, with no 422', async () => {
+		crew.service.configure({ inputsShape: 'objects' });
+		const { parameters, answers } = await callCrewTool(await toolSetup(), crew.credentials, [{ history: '["one", "two"]' }]);
+		const optional = (description: string) => ({ type: 'string', description: `The flow's state field ${description} (optional: leave it out to keep the flow's default)`, required: false });
+		expect(parameters).toEqual({
+			topic: optional('"topic"'),
+			count: optional('"count", a number'),
+			history: optional('"history", a JSON list such as ["a", "b"]'),
+		});
+		expect(kickoffBodies()).toEqual([{ inputs: { history: ['one', 'two'] } }]);
+		expect(crew.service.requests.filter((request) => request.status === 422)).toEqual([]);
+		expect(answerOf(answers[0])).toMatchObject({ state: 'completed', result: 'Flow finished: {"topic":"AI agents","count":1,"history":["one","two"],"run_count":1}' });
+	});
+
+	it('sends a list the model gives as JSON text for a field of a names-only listing (live) as a list', async () => {
+		const { parameters } = await callCrewTool(await toolSetup(), crew.credentials, [{ topic: 'tides', history: '["one"]' }]);
+		expect(Object.keys(parameters)).toEqual(['topic', 'count', 'history']);
+		expect(kickoffBodies()).toEqual([{ inputs: { topic: 'tides', history: ['one'] } }]);
+	});
+
+	it('reads a number the model gives as text as a number, for a field the service types', async () => {
+		crew.service.configure({ inputsShape: 'objects' });
+		await callCrewTool(await toolSetup(), crew.credentials, [{ count: '3' }]);
+		expect(kickoffBodies()).toEqual([{ inputs: { count: 3 } }]);
 	});
 });

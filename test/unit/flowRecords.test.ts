@@ -130,12 +130,12 @@ describe('Wait By: Callback for a flow', () => {
 });
 
 describe('a flow field as an AI agent\'s tool parameter', () => {
-	it('is optional: n8n reads a default, empty for text and null for the rest, so nothing is sent when the model leaves it out', () => {
+	it('is optional text with an empty default (the one default n8n\'s schema takes as it is), its type told in the description', () => {
 		expect(extractFromAICalls(fromAiDefault('topic', 'string', true))).toEqual([
 			{ key: 'topic', description: 'The flow\'s state field "topic" (optional: leave it out to keep the flow\'s default)', type: 'string', defaultValue: '' },
 		]);
-		expect(extractFromAICalls(fromAiDefault('count', 'number', true))[0]).toMatchObject({ type: 'number', defaultValue: null });
-		expect(extractFromAICalls(fromAiDefault('history', 'array', true))[0]).toMatchObject({ type: 'json', defaultValue: null });
+		expect(extractFromAICalls(fromAiDefault('count', 'number', true))[0]).toMatchObject({ type: 'string', defaultValue: '', description: expect.stringContaining('"count", a number (optional') });
+		expect(extractFromAICalls(fromAiDefault('history', 'array', true))[0]).toMatchObject({ type: 'string', defaultValue: '', description: expect.stringContaining('a JSON list such as ["a", "b"]') });
 		expect(toolFieldDefault('history', 'array', undefined, true)).toBe(fromAiDefault('history', 'array', true));
 		// A crew's stays required, as before.
 		expect(extractFromAICalls(fromAiDefault('topic', 'string'))[0].defaultValue).toBeUndefined();

@@ -30,20 +30,31 @@ function quoted(text: string): string {
 	return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-export function toolParameterDescription(inputName: string, optional = false): string {
-	return optional ? `The flow's state field "${inputName}" (optional: leave it out to keep the flow's default)` : `The crew's input "${inputName}"`;
+/** How a flow field's value is written, for a model that gets every flow field as text. */
+const FLOW_VALUE_HINTS: Partial<Record<FieldType, string>> = {
+	number: 'a number',
+	boolean: 'true or false',
+	array: 'a JSON list such as ["a", "b"]',
+	object: 'a JSON object such as {"key": "value"}',
+};
+
+export function toolParameterDescription(inputName: string, optional = false, type?: FieldType): string {
+	if (!optional) return `The crew's input "${inputName}"`;
+	const hint = type ? FLOW_VALUE_HINTS[type] : undefined;
+	return `The flow's state field "${inputName}"${hint ? `, ${hint}` : ''} (optional: leave it out to keep the flow's default)`;
 }
 
 /**
  * The default that makes a `$fromAI` parameter optional: n8n gives a parameter with a
  * default a zod `.default()`, which its tool schema (`z.object(...).required()`,
- * n8n-core create-node-as-tool.js) leaves optional. Empty, so nothing is sent when the
- * model leaves it out: '' for text, null for the rest (n8n parses the literal by the
- * type, and '' would read as the number 0).
+ * n8n-core create-node-as-tool.js) leaves optional. zod checks the default against the
+ * type when the model leaves the parameter out, and only text has an empty value that
+ * passes (n8n's number, boolean and json types refuse null, its json type an empty
+ * list), so a flow's fields are offered as text with '' as the default: nothing is sent
+ * for a field left out, and the field's own type reads the model's text (a number's
+ * digits, a list's JSON) before the kickoff.
  */
-function optionalDefault(type: 'string' | 'number' | 'boolean' | 'json'): string {
-	return type === 'string' ? "''" : 'null';
-}
+const OPTIONAL_DEFAULT = "''";
 
 /**
  * The value a mapped input starts with when the Crew node is an agent's tool: the
@@ -55,9 +66,10 @@ function optionalDefault(type: 'string' | 'number' | 'boolean' | 'json'): string
  */
 export function fromAiDefault(inputName: string, type?: FieldType, optional = false): string {
 	const key = toolParameterKey(inputName);
-	const aiType = fromAiType(type);
-	const fallback = optional ? `, ${optionalDefault(aiType)}` : '';
-	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quoted(toolParameterDescription(inputName, optional))}, ${quoted(aiType)}${fallback}) }}`;
+	if (optional) {
+		return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quoted(toolParameterDescription(inputName, true, type))}, 'string', ${OPTIONAL_DEFAULT}) }}`;
+	}
+	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quoted(toolParameterDescription(inputName))}, ${quoted(fromAiType(type))}) }}`;
 }
 
 function isModelsValue(value: unknown): value is string {

@@ -24,9 +24,13 @@ function readInputs(context: IExecuteFunctions, itemIndex: number, deployment: D
 		const given = parseJsonObject(context.getNodeParameter('inputsJson', itemIndex, '{}'), 'Inputs (JSON)');
 		return deployment === 'flow' ? toFlowInputs(given) : toWireInputs(given);
 	}
-	const values = (context.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject;
 	const schema = (context.getNodeParameter('inputs.schema', itemIndex, []) ?? []) as ResourceMapperField[];
-	if (deployment === 'flow') return toFlowFieldValues(values, Object.fromEntries(schema.map((field) => [field.id, field.type])));
+	if (deployment === 'flow') {
+		// Unconverted: n8n would turn an empty number field into 0 and refuse an empty list field; empty means the flow's default here.
+		const raw = (context.getNodeParameter('inputs.value', itemIndex, {}, { skipValidation: true }) ?? {}) as IDataObject;
+		return toFlowFieldValues(raw, Object.fromEntries(schema.map((field) => [field.id, field.type])));
+	}
+	const values = (context.getNodeParameter('inputs.value', itemIndex, {}) ?? {}) as IDataObject;
 	const inputs = toWireInputs(values);
 	const required = schema.filter((field) => field.required && !field.removed).map((field) => field.id);
 	const missing = findMissingInputs(required, inputs);
