@@ -157,6 +157,18 @@ describe('Kickoff and Wait on a flow', () => {
 	});
 });
 
+describe('Get Status of a flow', () => {
+	it('gives a completed flow\'s state id, its kickoff id, when the record carries no state; a crew\'s record as before', async () => {
+		crew.service.configure({ durationMs: 0 });
+		const { output: started } = await runCrewNode({ parameters: json('kickoff', '{}'), credentials: crew.credentials, typeVersion: NEW_NODE });
+		const kickoffId = started[0].json.kickoff_id as string;
+		const { output } = await runCrewNode({ parameters: { operation: 'getStatus', kickoffId }, credentials: crew.credentials, typeVersion: NEW_NODE });
+		expect(output[0].json).toMatchObject({ kickoff_id: kickoffId, state: 'completed', flow_state: { id: kickoffId } });
+		const saved = await runCrewNode({ parameters: { operation: 'getStatus', kickoffId }, credentials: crew.credentials });
+		expect(saved.output[0].json).not.toHaveProperty('flow_state');
+	});
+});
+
 describe('the restore recipe, two Kickoff and Wait nodes in a chain', () => {
 	const SECOND = 'Crew Again';
 
