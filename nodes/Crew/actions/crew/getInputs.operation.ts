@@ -1,8 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import { isInputsListing, offeredInputs, readCrewInputs, resolveDeployment } from '../../../records/crewInputs';
-import type { CrewInput } from '../../../records/crewInputs';
+import { isInputsListing, offeredInputs, resolveDeployment } from '../../../records/crewInputs';
 import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
 import { getCrewConnection, isSuccess, sendCrewRequest } from '../../transport';
 import { retryPassingFailures } from '../../transport/retryReads';
@@ -36,18 +35,9 @@ export async function loadInputsListing(
 	return answer.body;
 }
 
-/** The crew's inputs as listed by `GET /inputs`. */
-export async function loadCrewInputs(
-	context: IExecuteFunctions | ILoadOptionsFunctions,
-	itemIndex: number,
-	tools: Pick<OperationTools, 'sleep' | 'isCancelled'>,
-): Promise<CrewInput[]> {
-	return readCrewInputs(await loadInputsListing(context, itemIndex, tools));
-}
-
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
 	const listing = await loadInputsListing(this, itemIndex, tools);
-	// Read per item (the listing is per item already); Detect needs no second request here.
+	// Detect reads this listing: no second request.
 	const choice = this.getNodeParameter('deploymentType', 0, defaultDeploymentChoice(this.getNode()));
 	const deployment = resolveDeployment(choice, listing);
 	const inputs = offeredInputs(deployment, listing);
