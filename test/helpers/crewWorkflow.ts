@@ -38,6 +38,8 @@ export interface CrewRunOptions {
 	withoutStreaming?: boolean;
 	/** The execution as a streaming Webhook would start it (see StreamingSetup). */
 	streaming?: StreamingSetup;
+	/** The workflow's saved static data, loaded before and saved after the run as n8n does (see WorkflowSpec). */
+	savedStaticData?: { value: IDataObject };
 }
 
 /** Kept under its old name for the tests written against the hand-made fake. */
@@ -127,6 +129,7 @@ export function crewWorkflow(options: CrewRunOptions, itemCount: number): Workfl
 			[CREW_TYPE]: options.withoutCancelSignal ? crewWithoutCancelSignal : options.withoutStreaming ? crewWithoutStreaming : crew,
 		}),
 		credentials: options.credentials,
+		...(options.savedStaticData ? { savedStaticData: options.savedStaticData } : {}),
 	};
 }
 
