@@ -165,26 +165,29 @@ class ChatDeployment {
 		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
 		res.write(': connected\n\n');
 		let sent = 0;
+		let cut = false;
 		/** @param {Frame | null} frame */
 		const write = (frame) => {
-			if (res.destroyed) return;
+			if (res.destroyed || cut) return;
 			if (frame === null) {
 				turn.listeners.delete(write);
 				res.end();
 				return;
 			}
+			const order = compareIds(frame.id, lastId);
+			if (order < 0 || (order === 0 && !inclusive)) return;
 			res.write(`id: ${frame.id}\ndata: ${JSON.stringify(frame.data)}\n\n`);
 			sent += 1;
 			if (cutAfter !== null && sent >= cutAfter) {
 				// A proxy or the platform dropping the stream mid-turn: the client must resume from the last id.
 				turn.listeners.delete(write);
+				cut = true;
 				res.write('', () => res.socket?.destroy());
 			}
 		};
 		for (const frame of turn.frames) {
-			const order = compareIds(frame.id, lastId);
-			if (order > 0 || (inclusive && order === 0)) write(frame);
-			if (res.destroyed) return null;
+			write(frame);
+			if (res.destroyed || cut) return null;
 		}
 		if (turn.over) write(null);
 		else {
