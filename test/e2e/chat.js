@@ -93,10 +93,21 @@ async function suite({ major, report, root, packed }) {
 	const label = `chat, n8n ${versionInfo(major).version}`;
 	const check = (name, fn) => report.check(label, name, fn);
 	const ctx = {};
-	const startN8n = async () => {
+	const startN8n = async ({ firstTime }) => {
 		await stack.n8n.start({ env: { N8N_PORT: String(ctx.port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
+		if (firstTime) await stack.n8n.setupOwner();
 		for (const workflow of Object.values(stack.workflows)) {
-			await waitForWebhook(ctx.baseUrl, `${workflow.nodes[0].webhookId}/chat`, 'POST', stack.n8n.server.proc);
+			// n8n 1.x answers readiness before all its routes are up, and may drop a connection meanwhile.
+			const deadline = Date.now() + 120000;
+			for (;;) {
+				try {
+					await waitForWebhook(ctx.baseUrl, `${workflow.nodes[0].webhookId}/chat`, 'POST', stack.n8n.server.proc);
+					break;
+				} catch (err) {
+					if (!/fetch failed/.test(String(err && err.message)) || Date.now() > deadline) throw err;
+					await new Promise((resolve) => setTimeout(resolve, 500));
+				}
+			}
 		}
 	};
 	try {
@@ -116,8 +127,7 @@ async function suite({ major, report, root, packed }) {
 			for (const { id } of Object.values(stack.workflows)) {
 				await stack.n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
 			}
-			await startN8n();
-			await stack.n8n.setupOwner();
+			await startN8n({ firstTime: true });
 		});
 		if (!ready) return;
 		const { crew, workflows, tokens } = stack;
@@ -185,7 +195,7 @@ async function suite({ major, report, root, packed }) {
 
 		await check('n8n restarted between two messages of one chat: the same flow session answers', async () => {
 			await stack.n8n.stop();
-			await startN8n();
+			await startN8n({ firstTime: false });
 			const answer = await sendChat(ctx.baseUrl, workflows.lastNode, 'chat-two', 'After the restart');
 			assert.equal(answer.status, 200, answer.text.slice(0, 300));
 			const body = JSON.parse(answer.text);
