@@ -122,6 +122,7 @@ async function followTurn(
 		if (remaining <= 0) return timeout();
 		const opened = await requests.openStream(frames.lastId, remaining);
 		if (opened.kind === 'stream') {
+			const before = frames.count;
 			const end = await readStream(opened, frames, options);
 			if (end === 'failed') return { kind: 'failed', reason: frames.failure ?? 'the flow gave no reason', frameCount: frames.count, sent };
 			if (end === 'timeout') return timeout();
@@ -130,6 +131,8 @@ async function followTurn(
 			const read = await historyOf(requests);
 			if ('outcome' in read) return read.outcome;
 			if (isOver(read.history)) return replied(read.history, frames, sent);
+			// A stream that closes with nothing new (a proxy that cuts every stream) is not asked again at once.
+			if (frames.count === before) await clock.sleep(Math.min(STREAM_RETRY_WAIT_MS, Math.max(0, deadline - clock.now())));
 			continue;
 		}
 		if (opened.kind === 'http' && opened.statusCode === 409) {

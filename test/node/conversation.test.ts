@@ -7,6 +7,7 @@
  */
 import type { IDataObject, INodeExecutionData, StructuredChunk } from 'n8n-workflow';
 
+import { STREAM_RETRY_WAIT_MS } from '../../nodes/chat/turn';
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode, runCrewWorkflow } from '../helpers/crewWorkflow';
 import type { StreamingSetup } from '../helpers/crewWorkflow';
@@ -161,6 +162,27 @@ describe('a turn read from its frames', () => {
 		expect(textOf(chunks)).toBe(output[0].json.output);
 		expect(output[0].json.frame_count).toBe(framesOf(output[0].json.output));
 		expect(crew.service.requests.filter((entry) => entry.route === 'chatStream')).toHaveLength(2);
+	});
+
+	it('a stream that closes with nothing in it is asked again after a pause, not at once; the message sent once', async () => {
+		crew.service.configure({ chat: { hold: true } });
+		crew.service.injectFault({ route: 'chatStream', kind: 'emptyBody', times: 2 });
+		const streamRequests = () => crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
+		// The turn runs on (held) until the node's third stream request, which then reads it to the end.
+		const releasing = (async () => {
+			while (streamRequests() < 3) await new Promise((resolve) => setImmediate(resolve));
+			crew.service.releaseTurns();
+		})();
+		const { output, error } = await send(newWorkflowStore(), 'Empty streams');
+		await releasing;
+		expect(error).toBeUndefined();
+		expect(output[0].json.output).toBe('Reply 1 to "Empty streams": this session has 1 message from you.');
+		const streams = crew.service.requests.filter((entry) => entry.route === 'chatStream');
+		expect(streams).toHaveLength(3);
+		// The service's log clock is real time here: the node waited STREAM_RETRY_WAIT_MS between the empty streams.
+		expect(streams[1].at - streams[0].at).toBeGreaterThanOrEqual(STREAM_RETRY_WAIT_MS - 50);
+		expect(streams[2].at - streams[1].at).toBeGreaterThanOrEqual(STREAM_RETRY_WAIT_MS - 50);
+		expect(messagePosts()).toBe(1);
 	});
 
 	it('token and llm_stream_chunk in one turn: the text is told once', async () => {
