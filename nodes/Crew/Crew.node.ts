@@ -8,6 +8,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import * as conversation from './actions/conversation/Conversation.resource';
 import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
@@ -27,7 +28,7 @@ export class Crew implements INodeType {
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle:
-			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume"}[$parameter["operation"]] }}',
+			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
 		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
 		defaults: { name: 'Crew' },
 		usableAsTool: true,
@@ -59,6 +60,11 @@ export class Crew implements INodeType {
 						description: 'A deployed crew or flow: its inputs, kickoffs, status and human input',
 					},
 					{
+						name: 'Conversation',
+						value: 'conversation',
+						description: 'A deployed conversational flow: send a message, get its reply, one flow session per conversation',
+					},
+					{
 						name: 'Flow Feedback Request',
 						value: 'feedbackRequest',
 						description: 'A flow\'s request for human feedback, as the Crew Trigger receives it',
@@ -69,6 +75,7 @@ export class Crew implements INodeType {
 			},
 			...crew.description,
 			...feedbackRequest.description,
+			...conversation.description,
 		],
 	};
 

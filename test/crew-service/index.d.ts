@@ -5,7 +5,39 @@
  * The implementation is plain CommonJS in this folder; this file is its API.
  */
 
-export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'other';
+export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'other' | ChatRoute;
+/** A conversational flow's chat API (chat.js): GET /inspect, POST /chat/start, POST /chat/{id}/message, GET /chat/{id}/stream/events, GET /chat/{id}/history. */
+export type ChatRoute = 'inspect' | 'chatStart' | 'chatMessage' | 'chatStream' | 'chatHistory';
+
+/**
+ * A deployed conversational flow (shared/spec/conversational-flows.md). The flow's reply to the
+ * n-th message of a session is `Reply n to "<message>": this session has n message(s) from you.`
+ */
+export interface ChatOptions {
+	/** What /inspect reports as flow.chat.conversational and handle_turn; false also refuses /chat/*. Default true. */
+	conversational?: boolean;
+	/** The text frames: 'token' `{type:"token",data:{content}}`, 'llm_stream_chunk' `{data:{chunk}}`, or 'both' (each piece as chunk, then token). Default 'token'. */
+	textFrames?: 'token' | 'llm_stream_chunk' | 'both';
+	/** Real time between frames; default 5. */
+	paceMs?: number;
+	/** All text in one go just before the turn ends, as the vendor's live test saw. Default false. */
+	textAtEnd?: boolean;
+	/** Every turn waits, its text sent, until releaseTurns() (or POST /_reference/chat/release {sessionId?}). Default false. */
+	hold?: boolean;
+	/** Every turn ends with `turn_failed` `{error: <this>}` and no assistant message. Default null. */
+	failTurn?: string | null;
+	/** The first stream of each turn is cut (socket destroyed) after this many frames. Default null. */
+	cutStreamAfterFrames?: number | null;
+	/** A resumed stream also sends the frame of last_event_id again (a client must drop repeats). Default false. */
+	inclusiveResume?: boolean;
+}
+
+export interface ChatSessionRecord {
+	id: string;
+	messages: Array<{ role: 'user' | 'assistant'; content: string }>;
+	activeKickoffId: string | null;
+	turns: Array<{ kickoffId: string; message: string; over: boolean; held: boolean; frames: number; connections: number }>;
+}
 export type TokenType = 'organization' | 'user';
 export type RunOutcome = 'success' | 'failure' | 'revoked' | 'never';
 /** The three tasks of every run, in order; task k (1-based) ends at round(k/3 · durationMs). */
@@ -149,9 +181,12 @@ export interface CrewServiceOptions {
 	 * (Jan-12 doc, what the third party saw). The timestamp follows the service clock (`now`). null: off.
 	 */
 	flowFeedback?: { url: string; secret: string; headers?: 'current' | 'crewai'; shape?: 'nested' | 'flat' } | null;
+	/** null (default): a crew, /inspect 404. An object: a deployed conversational flow with a chat API (see ChatOptions). */
+	chat?: ChatOptions | null;
 }
 
-export type ResolvedCrewServiceOptions = Required<Omit<CrewServiceOptions, 'plan' | 'tokens' | 'eventStream' | 'flowFeedback'>> & {
+export type ResolvedCrewServiceOptions = Required<Omit<CrewServiceOptions, 'plan' | 'tokens' | 'eventStream' | 'flowFeedback' | 'chat'>> & {
+	chat: Required<ChatOptions> | null;
 	tokens: { organization: string; user: string };
 	eventStream: { flushMs: number; shuffle: boolean; duplicate: boolean };
 	flowFeedback: { url: string; secret: string; headers: 'current' | 'crewai'; shape: 'nested' | 'flat' } | null;
@@ -312,7 +347,7 @@ export interface WebhookDelivery {
 
 export interface Fault {
 	/** 'any' also matches unknown paths, never the /_reference/ admin routes. */
-	route: 'inputs' | 'kickoff' | 'status' | 'resume' | 'any';
+	route: 'inputs' | 'kickoff' | 'status' | 'resume' | ChatRoute | 'any';
 	/**
 	 * Only with route 'status': strike only requests at this path spelling ('contract' `/{id}/status`,
 	 * 'wild' `/status/{id}`). Without it a status fault strikes either spelling, served or not, as a
@@ -364,6 +399,10 @@ export interface CrewService {
 	readonly feedbackRequests: FeedbackRequestRecord[];
 	/** A copy of every saved persisted-flow state, by state id (also GET /_reference/flow-states). reset() clears them. */
 	readonly flowStates: Record<string, FlowState>;
+	/** The chat sessions, with their history and turns (also GET /_reference/chat/sessions). reset() forgets them. */
+	readonly chatSessions: ChatSessionRecord[];
+	/** Ends the held turns (chat.hold) of one session or all; returns how many. */
+	releaseTurns(sessionId?: string): number;
 	/**
 	 * Resolves with webhookDeliveries as soon as predicate(webhookDeliveries) is true (checked now and
 	 * on every new or settled delivery); rejects after timeoutMs (default 2000) listing what came, or on close().

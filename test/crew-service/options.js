@@ -2,6 +2,7 @@
 'use strict';
 
 const { randomBytes } = require('node:crypto');
+const { resolveChatOptions } = require('./chat');
 
 /** @typedef {import('./index').CrewServiceOptions} CrewServiceOptions */
 /** @typedef {import('./index').ResolvedCrewServiceOptions} ResolvedCrewServiceOptions */
@@ -22,7 +23,7 @@ const ENUMS = {
 const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
-	'deployment',
+	'deployment', 'chat',
 ];
 
 /** @param {string} prefix */
@@ -53,6 +54,8 @@ function defaultOptions() {
 		flowFeedback: null,
 		dialect: 'documented',
 		deployment: 'crew',
+		// null: a crew (no chat API); an object: a deployed conversational flow (chat.js).
+		chat: null,
 	};
 }
 
@@ -92,6 +95,7 @@ function validatePartial(partial) {
 	if (partial.eventStream !== undefined) validateEventStream(partial.eventStream);
 	if (partial.flowFeedback !== undefined && partial.flowFeedback !== null) validateFlowFeedback(partial.flowFeedback);
 	if (partial.inputs !== undefined) validateInputs(partial.inputs);
+	if (partial.chat !== undefined) resolveChatOptions(partial.chat);
 }
 
 /** @param {unknown} tokens */
@@ -161,7 +165,8 @@ function applyOptions(target, partial) {
 	if (nextTokens.organization === nextTokens.user) {
 		throw new TypeError('organization and user tokens must differ');
 	}
-	const { eventStream, flowFeedback, ...plain } = rest;
+	const { eventStream, flowFeedback, chat, ...plain } = rest;
+	if (chat !== undefined) target.chat = resolveChatOptions(chat);
 	Object.assign(target, stripUndefined(plain));
 	if (eventStream !== undefined) target.eventStream = { ...target.eventStream, ...stripUndefined(eventStream) };
 	if (flowFeedback !== undefined) target.flowFeedback = flowFeedback === null ? null : { headers: 'current', shape: 'nested', ...flowFeedback };

@@ -9,6 +9,7 @@ const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
 const { FlowStates, readStateRequest, attachFlow, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
+const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chat');
 const errors = require('./errors');
 
 /** @typedef {import('./index').CrewService} CrewService */
@@ -21,7 +22,8 @@ const errors = require('./errors');
 /** @typedef {import('./faults').QueuedFault} QueuedFault */
 /** @typedef {{ status: number, headers?: Record<string, string>, body: string }} Answer */
 /**
- * @typedef {{ route: 'inputs' | 'kickoff' | 'resume' | 'other' }
+ * @typedef {{ route: 'inputs' | 'kickoff' | 'resume' | 'other' | 'inspect' | 'chatStart' }
+ *   | { route: 'chatMessage' | 'chatStream' | 'chatHistory', sessionId: string }
  *   | { route: 'status', spelling: 'contract' | 'wild', enabled: boolean, kickoffId: string }} RouteMatch
  */
 
@@ -29,6 +31,8 @@ const BODY_LIMIT = 1024 * 1024;
 const ADMIN_PREFIX = '/_reference/';
 const REDACTED = '[REDACTED]';
 const WEBHOOK_FIELDS = /** @type {const} */ (['taskWebhookUrl', 'stepWebhookUrl', 'crewWebhookUrl']);
+/** @type {Answer} what processContract gives for an SSE attach it authenticated: handle() streams it. */
+const STREAM_APART = { status: 200, body: '' };
 const DEFAULT_NOT_JSON_BODY = '<!DOCTYPE html>\n<html><head><title>Gateway</title></head><body><h1>Service temporarily rerouted</h1></body></html>\n';
 
 /**
@@ -78,6 +82,8 @@ function matchRoute(path, statusPaths) {
 	if (path === '/inputs') return { route: 'inputs' };
 	if (path === '/kickoff') return { route: 'kickoff' };
 	if (path === '/resume') return { route: 'resume' };
+	const chatRoute = matchChatRoute(path);
+	if (chatRoute) return chatRoute;
 	/** @type {{ spelling: 'contract' | 'wild', raw: string }[]} */
 	const candidates = [];
 	const contract = /^\/([^/]+)\/status$/.exec(path);
@@ -134,6 +140,7 @@ async function startCrewService(userOptions = {}) {
 	const runsById = new Map();
 	const faults = new FaultQueue();
 	const flowStates = new FlowStates();
+	const chat = new ChatDeployment({ options: () => options.chat });
 	/** @type {WebhookDispatcher} */
 	const webhooks = new WebhookDispatcher({
 		targets: () => options.webhookTargets,
@@ -234,11 +241,20 @@ async function startCrewService(userOptions = {}) {
 				'www-authenticate': 'Bearer',
 			});
 		}
-		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' ? 'POST' : 'GET';
+		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' ? 'POST' : CHAT_METHODS[match.route] || 'GET';
 		if (req.method !== expectedMethod) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
 		if (match.route === 'inputs') return listInputs();
 		if (match.route === 'kickoff') return kickoff(req, bodyText, entry);
 		if (match.route === 'resume') return resume(req, bodyText, entry);
+		if (match.route === 'inspect') return chat.inspect();
+		if (match.route === 'chatStart') return chat.start();
+		if (match.route === 'chatHistory') return chat.history(match.sessionId);
+		if (match.route === 'chatMessage') {
+			const read = readJsonBody(req, bodyText, entry, (why) => jsonAnswer(400, { detail: why }));
+			return 'answer' in read ? read.answer : chat.message(match.sessionId, read.body);
+		}
+		// Authenticated and routed: the SSE response itself is written by the chat deployment (handle).
+		if (match.route === 'chatStream') return STREAM_APART;
 		return readStatus(/** @type {{ kickoffId: string }} */ (match).kickoffId);
 	}
 
@@ -563,6 +579,14 @@ async function startCrewService(userOptions = {}) {
 		if (fault && isDelay && fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
 		if (closed) return;
 
+		if ((!fault || isDelay) && match.route === 'chatStream' && answer === STREAM_APART) {
+			// Server-Sent Events: the chat deployment writes the response itself, frame by frame.
+			const query = new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '');
+			const attached = chat.attach(match.sessionId, query, res);
+			if (attached) return deliver(res, entry, attached);
+			entry.status = 200;
+			return;
+		}
 		if (!fault || isDelay) return deliver(res, entry, /** @type {Answer} */ (answer));
 		if (fault.kind === 'reset') {
 			// An RST, not a polite FIN: what a client sees when a proxy or the server dies mid-request.
@@ -589,6 +613,11 @@ async function startCrewService(userOptions = {}) {
 			webhooks: { method: 'GET', run: () => webhooks.deliveries },
 			'feedback-requests': { method: 'GET', run: () => flowFeedback.requests },
 			'flow-states': { method: 'GET', run: () => service.flowStates },
+			'chat/sessions': { method: 'GET', run: () => chat.describe() },
+			'chat/release': {
+				method: 'POST',
+				run: (body) => ({ ok: true, released: chat.release(isPlainObject(body) && typeof body.sessionId === 'string' ? body.sessionId : undefined) }),
+			},
 			faults: {
 				method: 'POST',
 				run: (body) => {
@@ -683,6 +712,12 @@ async function startCrewService(userOptions = {}) {
 		runs,
 		webhookDeliveries: webhooks.deliveries,
 		feedbackRequests: flowFeedback.requests,
+		get chatSessions() {
+			return chat.describe();
+		},
+		releaseTurns(sessionId) {
+			return chat.release(sessionId);
+		},
 		get flowStates() {
 			return Object.fromEntries([...flowStates.saved].map(([id, state]) => [id, structuredClone(state)]));
 		},
@@ -711,6 +746,7 @@ async function startCrewService(userOptions = {}) {
 			runsById.clear();
 			faults.clear();
 			flowStates.reset();
+			chat.reset();
 		},
 		close() {
 			if (!closing) {
@@ -718,6 +754,7 @@ async function startCrewService(userOptions = {}) {
 					closed = true;
 					webhooks.close();
 					stream.cancelAll();
+					chat.reset();
 					for (const timer of timers) clearTimeout(timer);
 					timers.clear();
 					server.close(() => resolve());

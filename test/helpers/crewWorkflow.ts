@@ -40,6 +40,8 @@ export interface CrewRunOptions {
 	streaming?: StreamingSetup;
 	/** The Crew node's version; default 1, as 0.1.0 saved it. */
 	typeVersion?: number;
+	/** The workflow's saved static data, loaded before and saved after the run as n8n does (see WorkflowSpec). */
+	savedStaticData?: { value: IDataObject };
 }
 
 /** Kept under its old name for the tests written against the hand-made fake. */
@@ -129,6 +131,7 @@ export function crewWorkflow(options: CrewRunOptions, itemCount: number): Workfl
 			[CREW_TYPE]: options.withoutCancelSignal ? crewWithoutCancelSignal : options.withoutStreaming ? crewWithoutStreaming : crew,
 		}),
 		credentials: options.credentials,
+		...(options.savedStaticData ? { savedStaticData: options.savedStaticData } : {}),
 	};
 }
 

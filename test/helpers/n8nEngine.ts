@@ -167,6 +167,13 @@ export interface WorkflowSpec {
 	 * that gives none.
 	 */
 	webhookWaitingBaseUrl?: string | null;
+	/**
+	 * The workflow's static data as n8n keeps it in the workflow's database row: each
+	 * execution starts from a copy of it, and a changed copy is written back after the
+	 * execution (n8n's WorkflowRunner and its `workflowExecuteAfter` save hook), except
+	 * in manual mode. Without it every run starts with none and nothing is kept.
+	 */
+	savedStaticData?: { value: IDataObject };
 }
 
 let executionCount = 0;
@@ -218,6 +225,7 @@ export function workflowOf(spec: WorkflowSpec): { workflow: Workflow; workflowDa
 		createdAt: new Date(),
 		updatedAt: new Date(),
 		activeVersionId: null,
+		...(spec.savedStaticData ? { staticData: structuredClone(spec.savedStaticData.value) } : {}),
 	} as IWorkflowBase;
 	const workflow = new Workflow({ ...workflowData, nodeTypes: spec.nodeTypes });
 	return { workflow, workflowData };
@@ -267,6 +275,13 @@ export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INo
 		// As n8n's WorkflowRunner.runMainProcess does for a streaming response.
 		additionalData.streamingEnabled = streaming.streamingEnabled;
 		additionalData.hooks?.addHandler('sendChunk', (chunk) => streaming.onChunk(chunk));
+	}
+	const saved = spec.savedStaticData;
+	if (saved && mode !== 'manual') {
+		// As n8n's save hooks do: the engine hands over the static data only when the run changed it.
+		additionalData.hooks?.addHandler('workflowExecuteAfter', (_run, newStaticData) => {
+			if (newStaticData) saved.value = JSON.parse(JSON.stringify(newStaticData)) as IDataObject;
+		});
 	}
 	const workflowExecute = new WorkflowExecute(additionalData, mode);
 	const running = currentRun.run(record, () =>

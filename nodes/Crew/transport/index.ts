@@ -79,7 +79,7 @@ export async function getCrewConnection(context: CrewContext, itemIndex: number)
 	}
 }
 
-function readBody(raw: unknown): unknown {
+export function readBody(raw: unknown): unknown {
 	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
 	if (typeof text !== 'string') return text;
 	if (text.trim() === '') return undefined;
@@ -91,7 +91,7 @@ function readBody(raw: unknown): unknown {
 }
 
 /** The code of a failed request, wherever the HTTP helper of this n8n version put it. */
-function readFailure(error: unknown): NetworkFailure {
+export function readFailure(error: unknown): NetworkFailure {
 	const outer = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
 	const inner = outer.cause ?? {};
 	const code = [inner.code, outer.code].find((value) => typeof value === 'string' && value !== '') as string | undefined;
