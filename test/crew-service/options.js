@@ -20,6 +20,7 @@ const ENUMS = {
 const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
+	'registrationLagReads', 'coldStartMs',
 ];
 
 /** @param {string} prefix */
@@ -49,6 +50,8 @@ function defaultOptions() {
 		eventStream: { flushMs: 100, shuffle: true, duplicate: false },
 		flowFeedback: null,
 		dialect: 'documented',
+		registrationLagReads: 0,
+		coldStartMs: 0,
 	};
 }
 
@@ -78,6 +81,12 @@ function validatePartial(partial) {
 	}
 	if (partial.durationMs !== undefined && !isIntegerIn(partial.durationMs, 0, Number.MAX_SAFE_INTEGER)) {
 		throw new TypeError('option durationMs must be a non-negative integer');
+	}
+	if (partial.registrationLagReads !== undefined && !isIntegerIn(partial.registrationLagReads, 0, 1000)) {
+		throw new TypeError('option registrationLagReads must be an integer 0..1000');
+	}
+	if (partial.coldStartMs !== undefined && !isIntegerIn(partial.coldStartMs, 0, 600_000)) {
+		throw new TypeError('option coldStartMs must be an integer 0..600000');
 	}
 	for (const fn of ['plan', 'now']) {
 		if (partial[fn] !== undefined && typeof partial[fn] !== 'function') {
