@@ -122,6 +122,11 @@ export function requestTimeout(requested: number, baseUrlHasAnswered: boolean): 
 	return baseUrlHasAnswered ? requested : Math.max(requested, COLD_START_TIMEOUT_MS);
 }
 
+/** A kickoff carries the user's Kickoff Timeout, minutes already: that one is kept as set. */
+function ownsTimeout(request: { method: 'GET' | 'POST'; timeoutMs?: number }): boolean {
+	return request.method === 'POST' && request.timeoutMs !== undefined;
+}
+
 function rememberAnswered(baseUrl: string) {
 	if (answeredBaseUrls.has(baseUrl)) return;
 	// A bound, so a process that talks to many crews does not grow without end; forgetting costs one slow-allowed read.
@@ -140,7 +145,7 @@ export async function sendCrewRequest(
 		headers: { Accept: 'application/json' },
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: requestTimeout(request.timeoutMs ?? REQUEST_TIMEOUT_MS, answeredBaseUrls.has(connection.baseUrl)),
+		timeout: requestTimeout(request.timeoutMs ?? REQUEST_TIMEOUT_MS, answeredBaseUrls.has(connection.baseUrl) || ownsTimeout(request)),
 		json: true,
 	};
 	if (request.body !== undefined) options.body = request.body;
