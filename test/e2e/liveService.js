@@ -18,6 +18,8 @@
 //   workflows/live/live-errors.json: Get Status of an unknown kickoff id (a 200 NOT FOUND) is a
 //     not-found error naming the id and the Base URL; a kickoff without its required input gets
 //     the live 422 `Missing inputs: topic`, and the item names the input;
+//   workflows/live/live-cold.json: the kickoff answered after 45 s (coldStartMs, a cold
+//     deployment) starts exactly one run, which completes, with no error;
 //   the AI Agent workflow (workflows/agent/crew-agent.json) with the scripted model: the tool's
 //     short answer keeps the usage; a failed crew's reason and a paused crew's next step reach
 //     the model;
@@ -44,10 +46,12 @@ const AGENT_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-agent.json');
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
 const ASKED = { topic: 'tides', audience: 'sailors', current_year: '2026' };
-const LIVE = { dialect: 'live', registrationLagReads: 2, recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented' };
+const LIVE = { dialect: 'live', registrationLagReads: 2, coldStartMs: 0, recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented' };
 // 6 steps of 320 prompt + 110 completion tokens: the reference service's count for a whole run.
 const RUN_USAGE = { total_tokens: 2580, prompt_tokens: 1920, completion_tokens: 660 };
 const FAILURE = 'Task execution failed: invalid API key for SerperDevTool';
+// The vendor's "first call times out": past the 30 s a read keeps once the deployment has answered.
+const COLD_START_MS = 45_000;
 
 /** The agent workflow with its own id, a script for the model, and the Research Crew steered by meta. */
 function agentVariant(base, suffix, reference) {
@@ -159,6 +163,15 @@ async function suite({ major, report, root, packed }) {
 			const [kickoff] = items(exec.run, 'Kickoff');
 			assert.equal(kickoff.json.error, 'The crew service answered 422 while starting the crew: missing inputs topic');
 			assert.equal(kickoff.json.description, 'Give values for: topic. Get Inputs lists every input the crew expects.');
+		});
+
+		await check('a kickoff answered after 45 s (a cold deployment) starts exactly one run and completes, no error', async () => {
+			const { exec, runs, requests } = await run(workflows['live-cold'], { coldStartMs: COLD_START_MS });
+			const [item] = items(exec.run, 'Kickoff and Wait');
+			assert.equal(item.json.state, 'completed', JSON.stringify(item.json).slice(0, 400));
+			assert.equal(runs.length, 1, 'one run');
+			assert.equal(requests.filter((r) => r.route === 'kickoff').length, 1, 'one POST /kickoff');
+			assert.equal(item.json.kickoff_id, runs[0].kickoffId);
 		});
 
 		const agentRun = async (workflow) => {
