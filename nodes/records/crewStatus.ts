@@ -1,9 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { readProgress, readUsage } from './runMetrics';
+import type { CrewProgress, CrewUsage } from './runMetrics';
 import { isStateId } from './stateId';
 
-/** The states the node reports, whatever spelling the service used. */
-export type CrewState = 'pending' | 'running' | 'paused' | 'completed' | 'failed';
+/**
+ * The states the node reads, whatever spelling the service used. `not_found` is
+ * the live service's 200 `NOT FOUND`: a run it does not know (yet), or one
+ * waiting for human input; only the wait can tell which (waiting/notFound.ts),
+ * so no output item ever carries it.
+ */
+export type CrewState = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'not_found';
 
 /** The normalized status record that Get Status and Kickoff and Wait output. */
 export interface CrewStatus extends IDataObject {
@@ -24,15 +31,22 @@ export interface CrewStatus extends IDataObject {
 	 * Absent otherwise, so a crew's record is what it always was.
 	 */
 	flow_state?: IDataObject;
+	/** The tokens the run used (live `usage_metrics`, or `token_usage`), on completed and failed records that carry them. */
+	usage?: CrewUsage;
+	/** How far a running crew has come, when its record tells. */
+	progress?: CrewProgress;
+	/** What to do next, when the state alone does not say (a paused run known only by NOT FOUND). */
+	next_step?: string;
 }
 
 // The hosted service speaks two dialects (field notes): Celery-like upper-case
 // `state` values, and the documented lower-case `status` values.
 const COMPLETED_STATES = new Set(['success', 'completed']);
 const FAILED_STATES = new Set(['failed', 'failure', 'error', 'revoked']);
-// `NOT FOUND` is what a Celery-style backend says before a run is registered,
-// so it is read as not started yet; the timeout bounds a run that never appears.
-const PENDING_STATES = new Set(['pending', 'queued', 'not found']);
+const PENDING_STATES = new Set(['pending', 'queued']);
+// Live, `NOT FOUND` (a 200) answers an unknown id, a run not registered yet, and a
+// run paused for human input (field notes, live section): its own outcome, never pending.
+const NOT_FOUND_STATES = new Set(['not found', 'not_found', 'notfound']);
 // The hosted service pauses a crew for human input under a spelling nobody
 // has published; these words are what such a state would carry.
 const PAUSED_WORDS = /human|paused|awaiting|waiting_for_input|input_required/;
@@ -51,6 +65,7 @@ export function readCrewState(record: IDataObject): CrewState {
 	if (COMPLETED_STATES.has(word)) return 'completed';
 	if (FAILED_STATES.has(word)) return 'failed';
 	if (PENDING_STATES.has(word)) return 'pending';
+	if (NOT_FOUND_STATES.has(word)) return 'not_found';
 	if (PAUSED_WORDS.test(word)) return 'paused';
 	// Started, running and every word not known yet: still going. A crew that
 	// never leaves such a state is ended by the caller's timeout, not here.
@@ -75,9 +90,23 @@ export function readFinalOutput(record: IDataObject): string | null {
 	return null;
 }
 
-/** Why a crew failed: `error`, else a text `result` (the Celery dialect puts it there), else `message`/`detail`. */
+/**
+ * The `status` beside a `state` when it is a message rather than the state word
+ * again: live, a FAILED record carries its exception text there and nowhere else.
+ */
+function statusMessage(record: IDataObject): string | undefined {
+	const message = nonEmptyText(record.state) ? nonEmptyText(record.status) : undefined;
+	if (!message) return undefined;
+	const word = message.trim().toLowerCase();
+	return COMPLETED_STATES.has(word) || FAILED_STATES.has(word) || PENDING_STATES.has(word) ? undefined : message;
+}
+
+/**
+ * Why a crew failed: `error`, else a text `result` (the Celery dialect puts it there),
+ * else the live `status` message, else `message`/`detail`.
+ */
 export function readFailureReason(record: IDataObject): string {
-	for (const candidate of [record.error, record.result, record.message, record.detail]) {
+	for (const candidate of [record.error, record.result, statusMessage(record), record.message, record.detail]) {
 		const text = nonEmptyText(candidate);
 		if (text) return text;
 		if (isPlainObject(candidate) && nonEmptyText(candidate.message)) return candidate.message as string;
@@ -116,6 +145,9 @@ export function readCrewStatus(kickoffId: string, body: unknown, deployment: 'cr
 	const state = readCrewState(record);
 	const resultJson = isPlainObject(record.result_json) ? record.result_json : null;
 	const flowState = state === 'completed' ? (readFlowState(record) ?? (deployment === 'flow' ? { id: kickoffId } : undefined)) : undefined;
+	// Optional, so a record that carries no counts reads exactly as before.
+	const usage = state === 'completed' || state === 'failed' ? readUsage(record) : undefined;
+	const progress = state === 'running' ? readProgress(record) : undefined;
 	return {
 		kickoff_id: kickoffId,
 		state,
@@ -125,5 +157,7 @@ export function readCrewStatus(kickoffId: string, body: unknown, deployment: 'cr
 		task_id: state === 'paused' ? (nonEmptyText(record.task_id) ?? null) : null,
 		response,
 		...(flowState ? { flow_state: flowState } : {}),
+		...(usage ? { usage } : {}),
+		...(progress ? { progress } : {}),
 	};
 }

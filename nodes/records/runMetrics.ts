@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from './crewStatus';
+// Not imported from crewStatus.ts, which reads its records with these functions.
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The tokens a run used, as the service counted them: what users pay for. */
 export interface CrewUsage extends IDataObject {

@@ -128,6 +128,7 @@ const STATE_WORDS: Record<CrewState, string> = {
 	paused: 'is waiting for human input',
 	completed: 'completed',
 	failed: 'failed',
+	not_found: 'is not known to the service',
 };
 
 /**

@@ -1,6 +1,8 @@
 import type { CrewStatus } from '../records/crewStatus';
+import { NOTHING_READ } from './notFound';
 import { nextPollDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
+import { readEnding } from './waitForCompletion';
 import type { RunningKickoff, WaitDependencies, WaitOutcome } from './waitForCompletion';
 
 /** What the first phase learnt of a crew it did not see end: it is parked, or timed out with this. */
@@ -35,17 +37,23 @@ export async function watchFirstPhase(
 	const lastKickoffAt = Math.max(...kickoffs.map((kickoff) => kickoff.startedAt));
 	let nextRoundAt = Math.min(lastKickoffAt + policy.pollIntervalMs, deadline);
 
+	const notFound = kickoffs.map(() => NOTHING_READ);
 	const readUntilOneRunning = async () => {
 		while (pending.length > 0) {
 			const position = pending[0];
 			const reading = await dependencies.readStatus(kickoffs[position]);
-			if (reading.kind === 'status' && dependencies.onStatus) await dependencies.onStatus(kickoffs[position], reading.status);
 			const previous = outcomes[position] as StillRunning;
 			if (reading.kind === 'fatal') outcomes[position] = { kind: 'error', error: reading.error };
 			else if (reading.kind === 'passingFailure') return void (outcomes[position] = { ...previous, lastError: reading.error });
-			else if (reading.status.state === 'completed' || reading.status.state === 'failed' || reading.status.state === 'paused') {
-				outcomes[position] = { kind: reading.status.state, status: reading.status };
-			} else return void (outcomes[position] = { kind: 'running', lastStatus: reading.status });
+			else {
+				const { ending, memory } = readEnding(reading.status, notFound[position]);
+				notFound[position] = memory;
+				const shown = ending?.status ?? reading.status;
+				if (dependencies.onStatus && shown.state !== 'not_found') await dependencies.onStatus(kickoffs[position], shown);
+				// A tolerated NOT FOUND counts as still running: the round stops here, as for a running crew.
+				if (!ending) return void (outcomes[position] = { kind: 'running', lastStatus: reading.status.state === 'not_found' ? previous.lastStatus : reading.status });
+				outcomes[position] = ending;
+			}
 			pending.shift();
 		}
 	};

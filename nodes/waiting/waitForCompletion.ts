@@ -1,5 +1,7 @@
 import { mapWithConcurrency } from './concurrency';
 import type { CrewStatus } from '../records/crewStatus';
+import { judgeNotFound, NOTHING_READ, pausedFromNotFound, rememberRead } from './notFound';
+import type { NotFoundMemory } from './notFound';
 import { nextPollDelay, retryDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
 import type { Sleep } from './cancellableSleep';
@@ -25,6 +27,8 @@ export type WaitOutcome =
 	| { kind: 'failed'; status: CrewStatus }
 	/** Waiting for a human: only a Resume can move it on, so waiting longer is pointless. */
 	| { kind: 'paused'; status: CrewStatus }
+	/** NOT FOUND more often than a registration takes, and never seen: the service knows no such run. */
+	| { kind: 'notFound'; status: CrewStatus; reads: number }
 	| { kind: 'error'; error: Error }
 	| { kind: 'timedOut'; lastStatus?: CrewStatus; lastError?: Error }
 	| { kind: 'cancelled'; lastStatus?: CrewStatus };
@@ -46,6 +50,26 @@ interface Watch {
 	consecutiveFailures: number;
 	lastStatus?: CrewStatus;
 	lastError?: Error;
+	notFound: NotFoundMemory;
+}
+
+/** A record that ends the wait, or undefined while the crew may still move on. */
+export type EndingOutcome = Extract<WaitOutcome, { kind: 'completed' | 'failed' | 'paused' | 'notFound' }>;
+
+/**
+ * What one status record means for a wait, with what the earlier reads of the run
+ * showed: an end, or undefined to read again. A NOT FOUND is judged by notFound.ts
+ * (registration lag, an unknown run, or a pause for human input); the paused
+ * record is what the item and the live progress then show.
+ */
+export function readEnding(status: CrewStatus, memory: NotFoundMemory): { ending?: EndingOutcome; memory: NotFoundMemory } {
+	const next = rememberRead(memory, status);
+	if (status.state === 'completed' || status.state === 'failed' || status.state === 'paused') return { ending: { kind: status.state, status }, memory: next };
+	if (status.state !== 'not_found') return { memory: next };
+	const verdict = judgeNotFound(next);
+	if (verdict === 'paused') return { ending: { kind: 'paused', status: pausedFromNotFound(status) }, memory: next };
+	if (verdict === 'unknownRun') return { ending: { kind: 'notFound', status, reads: next.notFoundReads }, memory: next };
+	return { memory: next };
 }
 
 /**
@@ -67,6 +91,7 @@ export async function waitForCompletion(
 			kickoff,
 			nextPollAt: Math.min(kickoff.startedAt + policy.pollIntervalMs, deadline),
 			consecutiveFailures: 0,
+			notFound: NOTHING_READ,
 		});
 	});
 
@@ -81,12 +106,13 @@ export async function waitForCompletion(
 		if (reading.kind === 'fatal') return settle(position, { kind: 'error', error: reading.error });
 		let delay: number;
 		if (reading.kind === 'status') {
-			const { status } = reading;
-			if (dependencies.onStatus) await dependencies.onStatus(watch.kickoff, status);
-			if (status.state === 'completed') return settle(position, { kind: 'completed', status });
-			if (status.state === 'failed') return settle(position, { kind: 'failed', status });
-			if (status.state === 'paused') return settle(position, { kind: 'paused', status });
-			watch.lastStatus = status;
+			const { ending, memory } = readEnding(reading.status, watch.notFound);
+			watch.notFound = memory;
+			// A tolerated NOT FOUND tells a person nothing; a pause read from one is shown as the pause.
+			const shown = ending?.status ?? reading.status;
+			if (dependencies.onStatus && shown.state !== 'not_found') await dependencies.onStatus(watch.kickoff, shown);
+			if (ending) return settle(position, ending);
+			if (reading.status.state !== 'not_found') watch.lastStatus = reading.status;
 			watch.consecutiveFailures = 0;
 			delay = nextPollDelay(policy, readAt - watch.kickoff.startedAt);
 		} else {

@@ -155,6 +155,17 @@ export interface CrewServiceOptions {
 	 * live one (`result` the final method's text, no state object). Default 'crew'.
 	 */
 	deployment?: 'crew' | 'flow';
+	/**
+	 * Live dialect only: the first N status reads of each run answer 200 `{"state": "NOT FOUND"}`, as a
+	 * few reads right after a kickoff did live (the run not registered yet). Default 0.
+	 */
+	registrationLagReads?: number;
+	/**
+	 * A cold deployment (any dialect): the first contract request after start, or after configure()
+	 * sets this, is processed at once (a kickoff starts its run) and answered this many ms late, real
+	 * time. Default 0 (off). The vendor saw "first call times out, the next one works".
+	 */
+	coldStartMs?: number;
 	/** Default run duration in ms; default 2000. 0 means finished at once. */
 	durationMs?: number;
 	/** Per-kickoff plan override; a kickoff's meta.reference overrides it in turn. Pass undefined to configure() to remove. */

@@ -24,6 +24,7 @@ const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
 	'deployment', 'chat',
+	'registrationLagReads', 'coldStartMs',
 ];
 
 /** @param {string} prefix */
@@ -56,6 +57,8 @@ function defaultOptions() {
 		deployment: 'crew',
 		// null: a crew (no chat API); an object: a deployed conversational flow (chat.js).
 		chat: null,
+		registrationLagReads: 0,
+		coldStartMs: 0,
 	};
 }
 
@@ -85,6 +88,12 @@ function validatePartial(partial) {
 	}
 	if (partial.durationMs !== undefined && !isIntegerIn(partial.durationMs, 0, Number.MAX_SAFE_INTEGER)) {
 		throw new TypeError('option durationMs must be a non-negative integer');
+	}
+	if (partial.registrationLagReads !== undefined && !isIntegerIn(partial.registrationLagReads, 0, 1000)) {
+		throw new TypeError('option registrationLagReads must be an integer 0..1000');
+	}
+	if (partial.coldStartMs !== undefined && !isIntegerIn(partial.coldStartMs, 0, 600_000)) {
+		throw new TypeError('option coldStartMs must be an integer 0..600000');
 	}
 	for (const fn of ['plan', 'now']) {
 		if (partial[fn] !== undefined && typeof partial[fn] !== 'function') {

@@ -504,6 +504,7 @@ module.exports = {
 	initialSegment,
 	applyResume,
 	webhookPayload,
+	finalResult,
 	DEFAULT_ERROR,
 	TASKS,
 	TASK_IDS,

@@ -4,13 +4,14 @@
 const http = require('node:http');
 const { resolveOptions, applyOptions } = require('./options');
 const { FaultQueue, normalizeFault } = require('./faults');
-const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, TASKS } = require('./runs');
+const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, finalResult, TASKS } = require('./runs');
 const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
 const { FlowStates, readStateRequest, attachFlow, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
 const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chat');
 const errors = require('./errors');
+const live = require('./live');
 
 /** @typedef {import('./index').CrewService} CrewService */
 /** @typedef {import('./index').CrewServiceOptions} CrewServiceOptions */
@@ -48,6 +49,16 @@ function jsonAnswer(status, value, headers) {
 /** @param {unknown} value @returns {value is Record<string, unknown>} */
 function isPlainObject(value) {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** @param {string} text */
+function parsesAsJson(text) {
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 /** @param {string} contentType */
@@ -167,6 +178,8 @@ async function startCrewService(userOptions = {}) {
 	/** @type {Set<NodeJS.Timeout>} */
 	const timers = new Set();
 	let closed = false;
+	// The first contract request after start (or after configure sets coldStartMs) is answered coldStartMs late.
+	let coldStartPending = options.coldStartMs > 0;
 
 	/**
 	 * Logs must be safe to print in a failing test's output, so a token that a
@@ -237,6 +250,7 @@ async function startCrewService(userOptions = {}) {
 			return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
 		}
 		if (!entry.tokenType) {
+			if (options.dialect === 'live') return jsonAnswer(401, live.unauthorizedBody(req.headers.authorization));
 			return jsonAnswer(401, errors.errorBody(options.errorShape, 401, 'Invalid or missing bearer token'), {
 				'www-authenticate': 'Bearer',
 			});
@@ -296,13 +310,16 @@ async function startCrewService(userOptions = {}) {
 		const shape = options.errorShape;
 		/** @param {string} why */
 		const invalid = (why) => jsonAnswer(400, errors.errorBody(shape, 400, `Invalid input format: ${why}`));
+		const isLive = options.dialect === 'live';
+		if (isLive && bodyText !== null && !parsesAsJson(bodyText)) return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: live.NOT_JSON_TEXT };
 		const read = readJsonBody(req, bodyText, entry, invalid);
 		if ('answer' in read) return read.answer;
 		const { body } = read;
 		const flowDeployment = options.deployment === 'flow';
 		const { meta } = body;
-		// A flow takes a bare body without the inputs wrapper and silently runs on its defaults (field notes, live).
-		const inputs = flowDeployment && body.inputs === undefined ? {} : body.inputs;
+		// A flow takes a bare body without the inputs wrapper and silently runs on its defaults; a live
+		// crew reads it as one with no inputs, so its 422 names them (field notes, live).
+		const inputs = (flowDeployment || isLive) && body.inputs === undefined ? {} : body.inputs;
 		if (!isPlainObject(inputs)) return invalid('"inputs" must be an object');
 		// A flow's state fields keep their JSON types; a crew's inputs are prompt text.
 		const nonStrings = flowDeployment ? [] : Object.keys(inputs).filter((name) => typeof inputs[name] !== 'string');
@@ -329,7 +346,7 @@ async function startCrewService(userOptions = {}) {
 			.filter((i) => i.required !== false)
 			.filter((i) => !Object.prototype.hasOwnProperty.call(stringInputs, i.name) || stringInputs[i.name] === '')
 			.map((i) => i.name);
-		if (missing.length) return jsonAnswer(422, errors.missingInputsBody(shape, missing));
+		if (missing.length) return jsonAnswer(422, isLive ? live.missingInputsBody(missing) : errors.missingInputsBody(shape, missing));
 
 		const index = runs.length;
 		const runMeta = meta === undefined ? null : meta;
@@ -510,12 +527,26 @@ async function startCrewService(userOptions = {}) {
 	/** @param {string} kickoffId */
 	function readStatus(kickoffId) {
 		const run = runsById.get(kickoffId);
+		if (options.dialect === 'live') return readLiveStatus(run);
 		if (!run) {
 			const shown = redact(kickoffId).value;
 			return jsonAnswer(404, errors.executionNotFoundBody(options.errorShape, shown));
 		}
 		run.statusRequests += 1;
 		return jsonAnswer(200, statusRecord(run, options.now(), options.recordShape));
+	}
+
+	/**
+	 * Live, every "no such run" is a 200 NOT FOUND: an unknown id, the first reads
+	 * of a run not registered yet (registrationLagReads), a run paused for human input.
+	 * @param {Run | undefined} run
+	 */
+	function readLiveStatus(run) {
+		if (!run) return jsonAnswer(200, live.NOT_FOUND_RECORD);
+		run.statusRequests += 1;
+		if (live.inRegistrationLag(run.statusRequests, options.registrationLagReads)) return jsonAnswer(200, live.NOT_FOUND_RECORD);
+		const now = options.now();
+		return jsonAnswer(200, live.liveRecord(run, phaseAt(run, now), now, { tasks: TASKS, result: finalResult(run) }));
 	}
 
 	/**
@@ -577,6 +608,11 @@ async function startCrewService(userOptions = {}) {
 		if (fault && isDelay && !fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
 		const answer = !fault || isDelay || fault.afterProcessing ? processSafely(req, match, bodyText, entry) : null;
 		if (fault && isDelay && fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
+		if (coldStartPending) {
+			// A cold deployment: the request is taken (a kickoff starts its run), its answer comes late.
+			coldStartPending = false;
+			await sleep(options.coldStartMs);
+		}
 		if (closed) return;
 
 		if ((!fault || isDelay) && match.route === 'chatStream' && answer === STREAM_APART) {
@@ -705,6 +741,7 @@ async function startCrewService(userOptions = {}) {
 				throw new TypeError('host and port cannot change while the service is listening');
 			}
 			applyOptions(options, partial);
+			if (isPlainObject(partial) && typeof partial.coldStartMs === 'number' && partial.coldStartMs > 0) coldStartPending = true;
 			knownTokens.add(options.tokens.organization);
 			knownTokens.add(options.tokens.user);
 		},

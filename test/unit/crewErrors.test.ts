@@ -130,3 +130,24 @@ describe('scrubSecret', () => {
 		expect(scrubSecret('plain', undefined)).toBe('plain');
 	});
 });
+
+describe('the live service\'s errors', () => {
+	it('names the inputs of a 422 whose detail is the string "Missing inputs: a, b"', () => {
+		const error = httpError(422, { detail: 'Missing inputs: audience, topic' });
+		expect(error.message).toBe('The crew service answered 422 while starting the crew: missing inputs audience, topic');
+		expect(error.description).toBe('Give values for: audience, topic. Get Inputs lists every input the crew expects.');
+	});
+
+	it('says the token is empty for a 401 "Not authenticated", and to check it for a wrong one', () => {
+		for (const action of ['getInputs', 'kickoff', 'getStatus', 'resume'] as const) {
+			expect(httpError(401, { detail: 'Not authenticated' }, action).description).toMatch(/without a token: the Crew API credential's Bearer Token is empty/);
+			expect(httpError(401, { detail: 'Invalid or missing authentication credentials' }, action).description).toBe(ADVICE[action][401]);
+		}
+	});
+
+	it('says a kickoff that timed out may have started, and was not sent again', () => {
+		const error = crewAnswerError(node, { kind: 'network', code: 'ECONNABORTED', message: 'timeout of 300000ms exceeded' }, { action: 'kickoff', itemIndex: 0, baseUrl: 'https://crew.example' });
+		expect(error.message).toBe('The crew service at https://crew.example did not answer the kickoff in time; the crew may have started');
+		expect(error.description).toMatch(/not sent again.*Before running again, check whether it started: the crew's executions in the dashboard \(or Get Status/);
+	});
+});

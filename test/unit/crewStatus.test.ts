@@ -31,7 +31,7 @@ describe('readCrewStatus: the wild (Celery-like) dialect', () => {
 		expect(status).toMatchObject({ state: 'failed', result: null, error: 'Task execution failed: invalid API key' });
 	});
 
-	it.each(['PENDING', 'NOT FOUND', 'queued'])('reads %s as pending', (state) => {
+	it.each(['PENDING', 'queued'])('reads %s as pending', (state) => {
 		expect(readCrewStatus('k', { state }).state).toBe('pending');
 	});
 
@@ -109,5 +109,47 @@ describe('readCrewStatus: anything else', () => {
 
 	it('treats a completed record without any output as a null result', () => {
 		expect(readCrewStatus('k', { status: 'completed', result: null })).toMatchObject({ state: 'completed', result: null });
+	});
+});
+
+describe('readCrewStatus: the live platform-guide record', () => {
+	const base = { result_json: null, events: [], events_count: 0 };
+
+	it('reads NOT FOUND as its own state, never pending', () => {
+		expect(readCrewStatus('k', { state: 'NOT FOUND' })).toMatchObject({ state: 'not_found', result: null, error: null });
+	});
+
+	it('takes the failure reason from status when result is null', () => {
+		const record = { ...base, state: 'FAILED', status: 'Task execution failed: invalid API key', result: null, usage_metrics: { total_tokens: 10, prompt_tokens: 7, completion_tokens: 3 } };
+		expect(readCrewStatus('k', record)).toMatchObject({
+			state: 'failed',
+			error: 'Task execution failed: invalid API key',
+			usage: { total_tokens: 10, prompt_tokens: 7, completion_tokens: 3 },
+		});
+	});
+
+	it('does not take a state word in status for a reason', () => {
+		expect(readCrewStatus('k', { state: 'FAILED', status: 'failed' }).error).toBe('The crew service reported the state "FAILED" without a reason.');
+	});
+
+	it('gives usage on a completed record and progress on a running one', () => {
+		const usage_metrics = { total_tokens: 2580, prompt_tokens: 1920, completion_tokens: 660 };
+		expect(readCrewStatus('k', { ...base, state: 'SUCCESS', status: null, result: 'Report', usage_metrics })).toMatchObject({ state: 'completed', result: 'Report', usage: usage_metrics });
+		const running = readCrewStatus('k', {
+			...base,
+			state: 'RUNNING',
+			status: 'Task is Running',
+			result: null,
+			usage_metrics,
+			progress: { unit: 'task', completed: 1, total: 3, remaining: 2, current: 'analysis_task', current_agent: 'Data Analyst' },
+		});
+		expect(running.progress).toEqual({ unit: 'task', completed: 1, total: 3, current: 'analysis_task', current_agent: 'Data Analyst' });
+		expect(running).not.toHaveProperty('usage');
+	});
+
+	it('adds neither field when the record carries none', () => {
+		const status = readCrewStatus('k', { state: 'SUCCESS', result: 'x' });
+		expect(status).not.toHaveProperty('usage');
+		expect(status).not.toHaveProperty('progress');
 	});
 });

@@ -54,3 +54,10 @@ describe('readMissingInputs', () => {
 		expect(readMissingInputs({ detail: 'x' })).toEqual([]);
 	});
 });
+
+describe('readMissingInputs: the live plain-string detail', () => {
+	it('reads "Missing inputs: a, b"', () => {
+		expect(readMissingInputs({ detail: 'Missing inputs: audience, topic' })).toEqual(['audience', 'topic']);
+		expect(readMissingInputs({ detail: 'Something else: a, b' })).toEqual([]);
+	});
+});

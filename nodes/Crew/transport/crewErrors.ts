@@ -1,4 +1,4 @@
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { readMissingInputs, readServiceMessage } from './serviceMessage';
@@ -34,6 +34,8 @@ export type AdviceCode = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 'serverError'
 
 const CHECK_TOKEN =
 	'Check the bearer token in the Crew API credential. Copy the current token from the crew\'s Status tab in the dashboard: resetting a token there stops the old one at once.';
+const EMPTY_TOKEN =
+	'The request reached the service without a token: the Crew API credential\'s Bearer Token is empty. Paste the crew\'s token from its Status tab in the dashboard into the credential.';
 const TOKEN_NOT_ALLOWED =
 	'The token was accepted but may not do this. A User Bearer Token has limited permissions: use the crew\'s Bearer Token (organization level) from its Status tab.';
 const CHECK_BASE_URL =
@@ -116,6 +118,8 @@ export const INPUTS_ID_ADVICE =
  * one about `inputs.id` (the service's message names it) points to Restore From State ID.
  */
 export function adviceFor(action: CrewAction, statusCode: number, missingInputs: readonly string[] = [], serviceMessage = ''): string {
+	// The live service's answer to a request with no Authorization header at all (field notes).
+	if (statusCode === 401 && /^not authenticated\.?$/i.test(serviceMessage.trim())) return EMPTY_TOKEN;
 	if (action === 'kickoff' && statusCode === 422 && missingInputs.length > 0) {
 		return `Give values for: ${missingInputs.join(', ')}. Get Inputs lists every input the crew expects.`;
 	}
@@ -170,10 +174,38 @@ export function networkFailureError(node: INode, failure: NetworkFailure, contex
 	if (context.action === 'kickoff') {
 		advice = 'The request may have reached the service, so the crew may or may not have started; it was not sent again, because a second kickoff starts a second run. Check the crew\'s executions in the dashboard before starting it again.';
 	}
+	if (context.action === 'kickoff' && (failure.code === 'ETIMEDOUT' || failure.code === 'ECONNABORTED')) {
+		// A cold deployment answers its first call slowly (field notes): the run may well be under way.
+		summary = `The crew service${where} did not answer the kickoff in time; the crew may have started`;
+		advice =
+			'The kickoff was not sent again, because a second kickoff starts a second run. Before running again, check whether it started: the crew\'s executions in the dashboard (or Get Status, with a kickoff ID a Crew Trigger received). A deployment that was idle can take minutes to answer its first call; raise Kickoff Timeout in this node\'s options if this happens often.';
+	}
 	if (context.kickoffId !== undefined) summary += ` (kickoff ID ${context.kickoffId})`;
 	return apiError(node, summary, advice, context);
 }
 
 export function crewAnswerError(node: INode, answer: CrewAnswer, context: ErrorContext): NodeApiError {
 	return answer.kind === 'http' ? httpAnswerError(node, answer, context) : networkFailureError(node, answer, context);
+}
+
+/** Advice for a kickoff ID the service answers NOT FOUND for: a wrong ID or Base URL, or (live) a run waiting for a human. */
+export const NOT_FOUND_ADVICE =
+	'Check the kickoff ID (the kickoff_id a Kickoff returned) and that the credential\'s Base URL is the address of the crew that ran it: each crew knows only its own kickoffs. The hosted service also answers NOT FOUND for a run that waits for human input: if this run was running, Resume it or look at it in the crew\'s dashboard.';
+
+/**
+ * The live service's 200 `NOT FOUND` (field notes) for Get Status: not found, the
+ * kickoff ID and the Base URL to check, as for a 404.
+ */
+export function notFoundStatusError(node: INode, context: ErrorContext & { kickoffId: string }): NodeApiError {
+	const where = context.baseUrl ? ` at ${context.baseUrl}` : '';
+	const summary = `Not found: the crew service${where} knows no run with kickoff ID ${context.kickoffId} (it answered NOT FOUND)`;
+	return apiError(node, summary, NOT_FOUND_ADVICE, context, '404');
+}
+
+/** A wait's end for a run never seen: NOT FOUND more often than a registration takes. */
+export function notFoundError(node: INode, kickoffId: string, itemIndex: number, reads: number): NodeOperationError {
+	return new NodeOperationError(node, `The crew service knows no run with this kickoff ID at this Base URL (kickoff ID ${kickoffId})`, {
+		itemIndex,
+		description: `It answered NOT FOUND ${reads} times since the kickoff and never showed the run. ${NOT_FOUND_ADVICE}`,
+	});
 }

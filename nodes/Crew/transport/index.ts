@@ -8,6 +8,15 @@ export const CREDENTIAL_TYPE = 'crewApi';
 
 /** Long enough for a slow proxy, short enough that a hung connection does not hold a wait. */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The first request to a base URL that this process has not heard from: a deployment
+ * idle for a while answers its first call slowly ("first call times out, the next one
+ * works", field notes), so it gets minutes; once the service has answered, reads go back
+ * to their short timeouts.
+ */
+export const COLD_START_TIMEOUT_MS = 180_000;
+/** Every kickoff, by default: a kickoff that times out may still have started its run, and is never sent again. */
+export const DEFAULT_KICKOFF_TIMEOUT_SECONDS = 300;
 
 /** The webhook side is the confirming status read of Wait By: Callback. */
 export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -104,6 +113,27 @@ export function readFailure(error: unknown): NetworkFailure {
  * attempt, never throwing for an HTTP status. Callers decide about retries,
  * because only they know whether the request may be sent twice.
  */
+// Base URLs that have answered in this process: their deployment is awake.
+const answeredBaseUrls = new Set<string>();
+const MAX_REMEMBERED_BASE_URLS = 1_000;
+
+/** The timeout of one request: its own, or minutes while the base URL has never answered here. */
+export function requestTimeout(requested: number, baseUrlHasAnswered: boolean): number {
+	return baseUrlHasAnswered ? requested : Math.max(requested, COLD_START_TIMEOUT_MS);
+}
+
+/** A kickoff carries the user's Kickoff Timeout, minutes already: that one is kept as set. */
+function ownsTimeout(request: { method: 'GET' | 'POST'; timeoutMs?: number }): boolean {
+	return request.method === 'POST' && request.timeoutMs !== undefined;
+}
+
+function rememberAnswered(baseUrl: string) {
+	if (answeredBaseUrls.has(baseUrl)) return;
+	// A bound, so a process that talks to many crews does not grow without end; forgetting costs one slow-allowed read.
+	if (answeredBaseUrls.size >= MAX_REMEMBERED_BASE_URLS) answeredBaseUrls.clear();
+	answeredBaseUrls.add(baseUrl);
+}
+
 export async function sendCrewRequest(
 	context: CrewContext,
 	connection: CrewConnection,
@@ -115,7 +145,7 @@ export async function sendCrewRequest(
 		headers: { Accept: 'application/json' },
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: request.timeoutMs ?? REQUEST_TIMEOUT_MS,
+		timeout: requestTimeout(request.timeoutMs ?? REQUEST_TIMEOUT_MS, answeredBaseUrls.has(connection.baseUrl) || ownsTimeout(request)),
 		json: true,
 	};
 	if (request.body !== undefined) options.body = request.body;
@@ -125,6 +155,7 @@ export async function sendCrewRequest(
 	} catch (error) {
 		return readFailure(error);
 	}
+	rememberAnswered(connection.baseUrl);
 	const headers = response.headers ?? {};
 	return {
 		kind: 'http',

@@ -20,11 +20,12 @@ export async function postAtMostOnce(
 	path: string,
 	body: IDataObject,
 	sleep: Sleep,
+	timeoutMs?: number,
 ): Promise<CrewAnswer> {
-	let answer = await sendCrewRequest(context, connection, { method: 'POST', path, body });
+	let answer = await sendCrewRequest(context, connection, { method: 'POST', path, body, timeoutMs });
 	for (let attempt = 1; attempt < RATE_LIMITED_ATTEMPTS && answer.kind === 'http' && answer.statusCode === 429; attempt++) {
 		await sleep(Math.min(answer.retryAfterMs ?? RATE_LIMITED_WAIT_MS * attempt, MAX_RATE_LIMITED_WAIT_MS));
-		answer = await sendCrewRequest(context, connection, { method: 'POST', path, body });
+		answer = await sendCrewRequest(context, connection, { method: 'POST', path, body, timeoutMs });
 	}
 	return answer;
 }

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readCrewStatus } from '../../../records/crewStatus';
-import { crewAnswerError } from '../../transport/crewErrors';
+import { crewAnswerError, notFoundStatusError } from '../../transport/crewErrors';
 import { getCrewConnection, isSuccess, requestCrewStatus } from '../../transport';
 import { retryPassingFailures } from '../../transport/retryReads';
 import type { OperationTools } from '../itemResults/operationTools';
@@ -44,5 +44,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 			baseUrl: connection.baseUrl,
 		});
 	}
-	return readCrewStatus(kickoffId, answer.body, await deploymentOf(this, tools));
+	const status = readCrewStatus(kickoffId, answer.body, await deploymentOf(this, tools));
+	if (status.state === 'not_found') {
+		throw notFoundStatusError(this.getNode(), { action: 'getStatus', itemIndex, kickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
+	}
+	return status;
 }

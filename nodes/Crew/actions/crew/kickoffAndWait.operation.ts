@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { mapWithConcurrency } from '../../../waiting/concurrency';
 import { readCrewStatus } from '../../../records/crewStatus';
 import { createPollPolicy, MAX_POLL_INTERVAL_MS, statusReadTimeout } from '../../../waiting/pollPolicy';
-import { crewAnswerError } from '../../transport/crewErrors';
+import { crewAnswerError, notFoundError } from '../../transport/crewErrors';
 import { getCrewConnection, isPassingFailure, isSuccess, requestCrewStatus, retryAfterOf } from '../../transport';
 import type { CrewConnection, CrewContext } from '../../transport';
 import { waitForCompletion } from '../../../waiting/waitForCompletion';
@@ -87,6 +87,8 @@ export function outcomeToItem(node: INode, kickoff: RunningKickoff, outcome: Wai
 					description: 'The crew ran and reported a failure. Fix its cause (often an API key or an integration the crew uses) and start it again; Get Status with this kickoff ID shows the whole record.',
 				}),
 			};
+		case 'notFound':
+			return { kickoffId, error: notFoundError(node, kickoffId, itemIndex, outcome.reads) };
 		case 'error':
 			return { kickoffId, error: outcome.error };
 		case 'timedOut': {

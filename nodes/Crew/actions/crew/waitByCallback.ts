@@ -21,6 +21,7 @@ import { createEndedCrews, crewKey } from '../../../waiting/endedCrews';
 import { watchFirstPhase } from '../../../waiting/firstPhase';
 import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../../waiting/parkedBatch';
 import type { ParkedEntry } from '../../../waiting/parkedBatch';
+import { pausedFromNotFound } from '../../../waiting/notFound';
 import { createPollPolicy } from '../../../waiting/pollPolicy';
 import { getCrewConnection } from '../../transport';
 import type { CrewConnection, CrewContext } from '../../transport';
@@ -250,6 +251,9 @@ async function readOther(read: ReturnType<typeof statusReader>, kickoff: Running
 	if (reading.kind === 'fatal') return { kind: 'error', error: reading.error };
 	if (reading.kind === 'passingFailure') return undefined;
 	const { status } = reading;
+	// An awaited crew's kickoff was answered with this id, and the first phase has passed: its
+	// registration is over, so NOT FOUND now is the live service's word for waiting on a human.
+	if (status.state === 'not_found') return { kind: 'paused', status: pausedFromNotFound(status) };
 	return status.state === 'completed' || status.state === 'failed' || status.state === 'paused' ? { kind: status.state, status } : undefined;
 }
 

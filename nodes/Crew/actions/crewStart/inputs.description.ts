@@ -99,6 +99,14 @@ const kickoffOptions: INodeProperties[] = [
 	...webhookUrlOptions,
 	...callbackOptions,
 	{
+		displayName: 'Kickoff Timeout (Seconds)',
+		name: 'kickoffTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1800 },
+		default: 300,
+		description: 'How long to wait for the service to answer the kickoff request. A deployment that was idle can take minutes to answer its first call. A kickoff that times out may still have started its crew, and is never sent again.',
+	},
+	{
 		displayName: 'Meta',
 		name: 'meta',
 		type: 'json',

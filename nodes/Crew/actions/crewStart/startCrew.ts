@@ -10,9 +10,12 @@ import { buildCallbackFields, legacyWebhookSecret, needsCallbackSecrets, readCal
 import type { CallbackOptionValues } from '../../../callbacks/callbackBody';
 import { readCallbackSecrets } from './callbackSecrets';
 import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
+import { DEFAULT_KICKOFF_TIMEOUT_SECONDS } from '../../transport';
 import type { CrewConnection } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
 import { checkUrlOptions } from '../../../records/urlOptions';
+
+export const MAX_KICKOFF_TIMEOUT_SECONDS = 1_800;
 
 /**
  * The inputs of one item, in the mode the user chose: a crew's as the text values
@@ -58,6 +61,12 @@ export async function readKickoffBody(context: IExecuteFunctions, itemIndex: num
 	return { ...buildKickoffBody(inputs, { ...options, webhookSecret }), ...buildCallbackFields(callbacks, secrets) };
 }
 
+/** The Kickoff Timeout option in milliseconds: the default when empty or not positive. */
+export function readKickoffTimeoutMs(value: unknown): number {
+	const seconds = Number(value);
+	return Math.round((value !== undefined && value !== null && value !== '' && seconds > 0 ? Math.min(seconds, MAX_KICKOFF_TIMEOUT_SECONDS) : DEFAULT_KICKOFF_TIMEOUT_SECONDS) * 1000);
+}
+
 function readKickoffId(body: unknown): string | undefined {
 	if (!isPlainObject(body)) return undefined;
 	const id = body.kickoff_id ?? body.kickoffId ?? body.id;
@@ -81,7 +90,8 @@ export async function startCrew(
 	body: IDataObject,
 	sleep: Sleep,
 ): Promise<StartedCrew> {
-	const answer = await postAtMostOnce(context, connection, '/kickoff', body, sleep);
+	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
+	const answer = await postAtMostOnce(context, connection, '/kickoff', body, sleep, readKickoffTimeoutMs(options.kickoffTimeout));
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
 		throw crewAnswerError(context.getNode(), answer, errorContext);

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../../../records/crewStatus';
 import type { CrewOperation } from '../router';
 
 /**
@@ -20,7 +21,7 @@ const STATUS_OPERATIONS: ReadonlySet<CrewOperation> = new Set(['kickoffAndWait',
 
 /**
  * What a model needs from a status record: the state, the result, the kickoff to
- * read again, and why it failed or which task waits for a human. The record as
+ * read again, why it failed or which task waits for a human, and the tokens it used. The record as
  * the service sent it (`response`) repeats the result, so it is left out; a model
  * pays for every character.
  */
@@ -30,6 +31,10 @@ export function toolAnswer(operation: CrewOperation, json: IDataObject): IDataOb
 	if (json.result_json !== null && json.result_json !== undefined) answer.result_json = json.result_json;
 	if (json.state === 'failed' && json.error) answer.error = json.error;
 	if (json.state === 'paused' && json.task_id) answer.task_id = json.task_id;
+	// A pause known only by the live service's NOT FOUND: the model must learn what to do.
+	if (json.state === 'paused' && typeof json.next_step === 'string') answer.next_step = json.next_step;
+	// Agents track what a run cost: a few numbers, so the answer stays short.
+	if (isPlainObject(json.usage)) answer.usage = json.usage;
 	return answer;
 }
 

@@ -1,0 +1,158 @@
+import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
+import type { CrewService } from './crew-service';
+
+// The live dialect answers as the field notes' section "What the live service
+// answered" says; these tests pin it, since the node's live tests trust it.
+
+const start = closedAfterEach();
+
+async function call(service: CrewService, method: string, path: string, opts: { token?: string | null; body?: unknown; rawBody?: string } = {}) {
+	const headers: Record<string, string> = { 'content-type': 'application/json' };
+	const token = opts.token === undefined ? service.tokens.organization : opts.token;
+	if (token !== null) headers.authorization = `Bearer ${token}`;
+	const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+	const res = await fetch(service.url + path, { method, headers, body });
+	const text = await res.text();
+	let json: any;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { status: res.status, text, json, contentType: res.headers.get('content-type') ?? '' };
+}
+
+async function kickoff(service: CrewService, body: unknown = { inputs: { topic: 'AI' } }): Promise<string> {
+	const reply = await call(service, 'POST', '/kickoff', { body });
+	expect(reply.status).toBe(200);
+	return reply.json.kickoff_id as string;
+}
+
+describe('reference service, live dialect: status records', () => {
+	it('answers the platform-guide record through a run: PENDING, RUNNING with progress and events, SUCCESS with usage', async () => {
+		const clock = fakeClock();
+		const service = await start({ dialect: 'live', durationMs: 3000, now: clock.now });
+		const id = await kickoff(service);
+
+		const pending = (await call(service, 'GET', `/status/${id}`)).json;
+		expect(pending).toMatchObject({ state: 'PENDING', status: 'Task is Pending', result: null, events_count: 0 });
+
+		clock.advance(1500); // task 1 done at 1000, task 2 under way
+		const running = (await call(service, 'GET', `/status/${id}`)).json;
+		expect(running).toMatchObject({
+			state: 'RUNNING',
+			status: 'Task is Running',
+			result: null,
+			result_json: null,
+			usage_metrics: { total_tokens: 860, prompt_tokens: 640, completion_tokens: 220 },
+			progress: { unit: 'task', completed: 1, total: 3, remaining: 2, current: 'analysis_task', current_agent: 'Data Analyst', duration_seconds: 1.5 },
+			events_count: 4,
+			events_by_type: { crew_kickoff_started: 1, task_started: 2, task_completed: 1 },
+			last_event: expect.objectContaining({ type: 'task_started', task_name: 'analysis_task', agent_role: 'Data Analyst' }),
+			triggered_by: { type: 'service_account', id: expect.any(String) },
+			execution_origin: 'api',
+			source: 'memory',
+			last_executed_task: expect.objectContaining({ name: 'research_task' }),
+		});
+		expect(running.events.map((event: { type: string }) => event.type)).toEqual(['crew_kickoff_started', 'task_started', 'task_completed', 'task_started']);
+		// Events carry no prompts and no outputs.
+		expect(JSON.stringify(running.events)).not.toMatch(/output|prompt/);
+
+		clock.advance(1500);
+		const done = (await call(service, 'GET', `/${id}/status`)).json;
+		expect(done).toMatchObject({
+			state: 'SUCCESS',
+			status: null,
+			result: 'Crew finished: topic=AI',
+			usage_metrics: { total_tokens: 2580, prompt_tokens: 1920, completion_tokens: 660 },
+			progress: { completed: 3, total: 3, remaining: 0, current: null },
+			last_event: expect.objectContaining({ type: 'crew_kickoff_completed' }),
+		});
+	});
+
+	it('puts a failure\'s exception text in status, with result null', async () => {
+		const clock = fakeClock();
+		const service = await start({ dialect: 'live', durationMs: 1000, now: clock.now, plan: () => ({ outcome: 'failure', error: 'Task execution failed: invalid API key' }) });
+		const id = await kickoff(service);
+		clock.advance(1000);
+		const failed = (await call(service, 'GET', `/status/${id}`)).json;
+		expect(failed).toMatchObject({ state: 'FAILED', status: 'Task execution failed: invalid API key', result: null, result_json: null });
+		expect(failed.usage_metrics.total_tokens).toBe(2580);
+		expect(failed.events_by_type).toMatchObject({ task_failed: 1, crew_kickoff_failed: 1 });
+	});
+
+	it('answers 200 NOT FOUND for an unknown id, for the first reads while registering, and for a run paused for human input', async () => {
+		const clock = fakeClock();
+		const service = await start({ dialect: 'live', durationMs: 3000, now: clock.now, registrationLagReads: 2 });
+		expect(await call(service, 'GET', '/status/no-such-kickoff')).toMatchObject({ status: 200, json: { state: 'NOT FOUND' } });
+
+		const id = await kickoff(service, { inputs: { topic: 'AI' }, meta: { reference: { humanInput: { taskId: 'analysis_task' } } } });
+		clock.advance(500);
+		const reads = [];
+		for (let i = 0; i < 3; i++) reads.push((await call(service, 'GET', `/status/${id}`)).json.state);
+		expect(reads).toEqual(['NOT FOUND', 'NOT FOUND', 'RUNNING']);
+		clock.advance(2000); // the analysis task ends at 2000: paused
+		expect((await call(service, 'GET', `/status/${id}`)).json).toEqual({ state: 'NOT FOUND' });
+		expect(service.runs[0].state).toBe('paused');
+	});
+
+	it('leaves the documented dialect as it was', async () => {
+		const service = await start({ durationMs: 1000 });
+		expect(await call(service, 'GET', '/status/no-such-kickoff')).toMatchObject({ status: 404, json: { error: 'Execution not found' } });
+		expect((await call(service, 'POST', '/kickoff', { body: {} })).status).toBe(400);
+	});
+});
+
+describe('reference service, live dialect: errors', () => {
+	it('answers the live 401s: a wrong token, no Authorization header', async () => {
+		const service = await start({ dialect: 'live' });
+		expect(await call(service, 'GET', '/inputs', { token: 'wrong-token' })).toMatchObject({ status: 401, json: { detail: 'Invalid or missing authentication credentials' } });
+		expect(await call(service, 'GET', '/inputs', { token: null })).toMatchObject({ status: 401, json: { detail: 'Not authenticated' } });
+	});
+
+	it('names missing inputs in a plain string, for missing values, {} and a body without the inputs wrapper', async () => {
+		const service = await start({ dialect: 'live', inputs: [{ name: 'topic' }, { name: 'audience' }] });
+		for (const body of [{ inputs: { topic: '' } }, { inputs: {} }, {}]) {
+			const reply = await call(service, 'POST', '/kickoff', { body });
+			expect(reply).toMatchObject({ status: 422, json: { detail: 'Missing inputs: audience, topic' } });
+		}
+		expect(service.runs).toHaveLength(0);
+	});
+
+	it('answers a body that is not JSON with a plain-text 500, and GET / with the router\'s 404', async () => {
+		const service = await start({ dialect: 'live' });
+		const notJson = await call(service, 'POST', '/kickoff', { rawBody: 'topic=AI' });
+		expect(notJson).toMatchObject({ status: 500, text: 'Internal Server Error' });
+		expect(notJson.contentType).toMatch(/^text\/plain/);
+		expect(await call(service, 'GET', '/')).toMatchObject({ status: 404, json: { detail: 'Not Found' } });
+	});
+});
+
+describe('reference service: a cold deployment (coldStartMs)', () => {
+	it('takes the first request at once and answers it late; the next ones answer at once', async () => {
+		const service = await start({ dialect: 'live', coldStartMs: 1500 });
+		const startedAt = Date.now();
+		const id = await kickoff(service);
+		const answeredAt = Date.now();
+		expect(answeredAt - startedAt).toBeGreaterThanOrEqual(1500);
+		// The run was created as the request arrived, not as it was answered.
+		expect(service.runs[0].createdAt).toBeLessThanOrEqual(answeredAt - 1500);
+		const second = Date.now();
+		await call(service, 'GET', `/status/${id}`);
+		expect(Date.now() - second).toBeLessThan(1500);
+	});
+
+	it('arms again when configure sets it', async () => {
+		const service = await start({ dialect: 'live' });
+		await call(service, 'GET', '/inputs');
+		service.configure({ coldStartMs: 300 });
+		const startedAt = Date.now();
+		await call(service, 'GET', '/inputs');
+		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(300);
+	});
+
+	it('refuses values out of range', async () => {
+		await expect(start({ coldStartMs: -1 })).rejects.toThrow(/coldStartMs/);
+		await expect(start({ registrationLagReads: 1.5 })).rejects.toThrow(/registrationLagReads/);
+	});
+});
