@@ -8,7 +8,7 @@ const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initia
 const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
-const { FlowStates, readStateRequest, attachFlow, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
+const { FlowStates, readStateRequest, attachFlow, flowDeploymentOf, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
 const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chat');
 const errors = require('./errors');
 const live = require('./live');
@@ -546,6 +546,8 @@ async function startCrewService(userOptions = {}) {
 		run.statusRequests += 1;
 		if (live.inRegistrationLag(run.statusRequests, options.registrationLagReads)) return jsonAnswer(200, live.NOT_FOUND_RECORD);
 		const now = options.now();
+		// A deployed flow's live record is its own (flows.js): steps, no total, the final method's text.
+		if (flowDeploymentOf(run)) return jsonAnswer(200, statusRecord(run, now, options.recordShape));
 		return jsonAnswer(200, live.liveRecord(run, phaseAt(run, now), now, { tasks: TASKS, result: finalResult(run) }));
 	}
 
