@@ -16,7 +16,7 @@ export function isToolCall(nodeType: string, isToolExecution: boolean): boolean 
 }
 
 /** The operations whose answer is a crew's status record, which a model gets in short. */
-const STATUS_OPERATIONS: ReadonlySet<CrewOperation> = new Set(['kickoffAndWait', 'getStatus']);
+const STATUS_OPERATIONS: ReadonlySet<CrewOperation> = new Set(['kickoffAndWait', 'getStatus', 'resume']);
 
 /**
  * What a model needs from a status record: the state, the result, the kickoff to
@@ -30,6 +30,8 @@ export function toolAnswer(operation: CrewOperation, json: IDataObject): IDataOb
 	if (json.result_json !== null && json.result_json !== undefined) answer.result_json = json.result_json;
 	if (json.state === 'failed' && json.error) answer.error = json.error;
 	if (json.state === 'paused' && json.task_id) answer.task_id = json.task_id;
+	// Resume with Wait for the Resumed Run: the paused run it continued, as its answer without the wait names it.
+	if (typeof json.resumed_kickoff_id === 'string') answer.resumed_kickoff_id = json.resumed_kickoff_id;
 	return answer;
 }
 
