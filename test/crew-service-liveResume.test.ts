@@ -61,14 +61,17 @@ describe('live dialect: human input', () => {
 
 	test('live, the documented humanInputWebhook object calls nothing; documented, the top-level string calls nothing', async () => {
 		const receiver = await startReceiver();
+		// The paused task's task webhook is sent at the very moment a human-input call would be: it marks the pause.
+		const taskWebhookUrl = 'http://127.0.0.1:9/task';
 		const live = await start({ dialect: 'live', durationMs: 60, plan: () => ({ humanInput: { taskId: 'research_task' } }) });
-		await kickoff(live, { humanInputWebhook: { url: receiver.url, authentication: { strategy: 'bearer', token: 'cb' } } });
+		await kickoff(live, { taskWebhookUrl, humanInputWebhook: { url: receiver.url, authentication: { strategy: 'bearer', token: 'cb' } } });
 		const documented = await start({ durationMs: 60, plan: () => ({ humanInput: { taskId: 'research_task' } }) });
-		await kickoff(documented, { humanInputWebhookUrl: receiver.url });
-		// Both runs have reached their pause (a task webhook of research_task would be sent now): nothing was called.
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		expect([live.runs[0].state, documented.runs[0].state]).toEqual(['paused', 'paused']);
-		expect([...live.webhookDeliveries, ...documented.webhookDeliveries]).toEqual([]);
+		await kickoff(documented, { taskWebhookUrl, humanInputWebhookUrl: receiver.url });
+		for (const service of [live, documented]) {
+			const deliveries = await service.waitForWebhooks((ds) => ds.some((d) => d.kind === 'task'), 5_000);
+			expect(deliveries.map((d) => d.kind)).toEqual(['task']);
+			expect(service.runs[0].state).toBe('paused');
+		}
 		expect(receiver.received).toEqual([]);
 	});
 });
