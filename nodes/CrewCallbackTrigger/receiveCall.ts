@@ -6,7 +6,7 @@ import type { TriggerSecrets } from './callbackAuth';
 import { carriesSecret, classifyCrewEvent, toTriggerItem } from './crewWebhook';
 import { hasSignatureHeaders, toFeedbackRequestItem, verifyFeedbackSignature } from './flowFeedback';
 import type { Headers } from './flowFeedback';
-import { looksLikeHumanInput, toHumanInputItem } from './humanInput';
+import { looksLikeHumanInput, toHumanInputItem, unauthenticatedCallProblem } from './humanInput';
 import { isStreamDelivery, readStreamEvents, toStreamItem } from './streamDelivery';
 
 /**
@@ -78,6 +78,13 @@ export function receiveCall(call: IncomingCall): CallOutcome {
 		if (!check.ok) return { kind: 'refused', channel, reason: check.reason };
 		if (!picked.includes('feedbackRequest') && !picked.includes('all')) return { kind: 'ignored', channel, reason: 'feedback requests not picked' };
 		return { kind: 'accepted', channel, items: [toFeedbackRequestItem(body)] };
+	}
+	if (channel === 'humanInput' && headers.authorization === undefined) {
+		// The hosted service calls humanInputWebhookUrl with no Authorization at all; only the kickoff id is checked.
+		const problem = unauthenticatedCallProblem(body);
+		if (problem !== undefined) return { kind: 'refused', channel, reason: problem };
+		if (!picked.includes('humanInput') && !picked.includes('all')) return { kind: 'ignored', channel, reason: 'human input not picked' };
+		return { kind: 'accepted', channel, items: [toHumanInputItem(body, false)] };
 	}
 	if (channel === 'stream' || channel === 'humanInput') {
 		const check = checkAuthorization(typeof headers.authorization === 'string' ? headers.authorization : undefined, call.secrets);

@@ -124,6 +124,26 @@ export function humanInputField(option: HumanInputOption, secrets: CallbackSecre
 	return { url, authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Bearer Token') } };
 }
 
+/** Whether the credential holds anything the documented human-input object could authenticate with. */
+function hasHumanInputAuth(secrets: CallbackSecrets): boolean {
+	return [secrets.bearerToken, secrets.basicUser].some((value) => typeof value === 'string' && value.trim() !== '');
+}
+
+/**
+ * The human-input fields of a kickoff. Always the top-level string
+ * `humanInputWebhookUrl`, the field the hosted service called in the vendor's live
+ * tests (with no Authorization: it takes none). The documented `humanInputWebhook`
+ * object as well when it can carry auth: a credential with a Bearer Token or Basic
+ * Auth User is selected, or Human Input Webhook Auth was set (then a missing secret
+ * is an error, as before).
+ */
+export function humanInputFields(option: HumanInputOption, secrets: CallbackSecrets): IDataObject {
+	const url = requireHttpUrl(option.url, 'Human Input Webhook URL');
+	const fields: IDataObject = { humanInputWebhookUrl: url };
+	if (option.authentication !== undefined || hasHumanInputAuth(secrets)) fields.humanInputWebhook = humanInputField(option, secrets);
+	return fields;
+}
+
 /** The Options collection's flat callback options, as the node stores them. */
 export interface CallbackOptionValues {
 	eventStreamUrl?: string;
@@ -172,15 +192,19 @@ export function legacyWebhookSecret(options: KickoffOptions, secrets: CallbackSe
 	return hasLegacyUrls ? secrets.metaSecret?.trim() || undefined : undefined;
 }
 
-/** True when the options need the credential's secrets. */
+/**
+ * True when the options need the credential's secrets: the event stream, and a
+ * human-input webhook only when its auth was asked for (the live service calls
+ * the URL without any; a selected credential is read anyway).
+ */
 export function needsCallbackSecrets(options: CallbackOptions): boolean {
-	return options.eventStream !== undefined || options.humanInputWebhook !== undefined;
+	return options.eventStream !== undefined || options.humanInputWebhook?.authentication !== undefined;
 }
 
-/** The callback fields to add to a kickoff body: `webhooks` and `humanInputWebhook`, each only when asked for. */
+/** The callback fields to add to a kickoff body: `webhooks` and the human-input fields, each only when asked for. */
 export function buildCallbackFields(options: CallbackOptions, secrets: CallbackSecrets): IDataObject {
 	const fields: IDataObject = {};
 	if (options.eventStream !== undefined) fields.webhooks = eventStreamField(options.eventStream, secrets);
-	if (options.humanInputWebhook !== undefined) fields.humanInputWebhook = humanInputField(options.humanInputWebhook, secrets);
+	if (options.humanInputWebhook !== undefined) Object.assign(fields, humanInputFields(options.humanInputWebhook, secrets));
 	return fields;
 }

@@ -2,7 +2,7 @@
 'use strict';
 
 const { randomUUID } = require('node:crypto');
-const { TASKS, describeInputs, taskOutputHeader } = require('./runs');
+const { TASKS, describeInputs, taskOutputHeader, liveTaskId } = require('./runs');
 const { flowDeploymentOf, flowStreamEventsOf } = require('./flows');
 
 /** @typedef {import('./index').Run} Run */
@@ -16,7 +16,7 @@ const { flowDeploymentOf, flowStreamEventsOf } = require('./flows');
  * here, never on the Run, so that `service.runs` and its admin route never show a token.
  * @typedef {{ strategy: 'bearer', token: string } | { strategy: 'basic', username: string, password: string }} CallbackAuth
  * @typedef {{ url: string, events: string[], realtime: boolean, auth: { strategy: 'bearer', token: string } | null }} StreamConfig
- * @typedef {{ url: string, auth: CallbackAuth | null }} HumanInputConfig
+ * @typedef {{ url: string, auth: CallbackAuth | null, live?: true }} HumanInputConfig
  * @typedef {{ stream: StreamConfig | null, humanInput: HumanInputConfig | null }} CallbackConfig
  */
 
@@ -219,6 +219,19 @@ class EventStream {
 		this.configs.set(run, config);
 	}
 
+	/**
+	 * The live dialect's resumed run goes on calling what the paused one called (our
+	 * choice, as for a resume in the documented dialect); a humanInputWebhookUrl in the
+	 * resume body replaces the human-input URL.
+	 * @param {Run} from @param {Run} to @param {string | undefined} humanInputUrl
+	 */
+	carryOver(from, to, humanInputUrl) {
+		const config = this.configs.get(from) || { stream: null, humanInput: null };
+		const carried = { ...config, humanInput: humanInputUrl !== undefined ? { url: humanInputUrl, auth: null, live: /** @type {const} */ (true) } : config.humanInput };
+		this.register(to, carried);
+		return carried;
+	}
+
 	/** @param {Run} run */
 	has(run) {
 		const config = this.configs.get(run);
@@ -244,7 +257,11 @@ class EventStream {
 				.filter((e) => stream.events.length === 0 || stream.events.includes(e.type));
 			for (const streamEvent of events) this.enqueue(run, stream, streamEvent);
 		}
-		if (pausesHere && config.humanInput) {
+		if (pausesHere && config.humanInput && config.humanInput.live) {
+			// As the live service calls the top-level humanInputWebhookUrl: a UUID task_id, meta, no Authorization.
+			const payload = { kickoff_id: run.kickoffId, execution_id: run.kickoffId, task_id: liveTaskId(run, event.taskIndex), task_output: legacy.output, meta: run.meta === undefined ? null : run.meta };
+			this.config.dispatcher.deliver('humanInput', config.humanInput.url, run.kickoffId, payload);
+		} else if (pausesHere && config.humanInput) {
 			const task = TASKS[event.taskIndex];
 			// LHITL names "execution ID, task ID, task output" in prose only; these keys are our choice.
 			const payload = { execution_id: run.kickoffId, task_id: task.id, output: legacy.output };

@@ -246,6 +246,8 @@ export interface Run {
 	readonly state: RunState;
 	/** Every accepted POST /resume, in order. */
 	resumes: ResumeRecord[];
+	/** Dialect 'live' only: the paused run this run continues (a live resume answers a new kickoff_id). */
+	readonly resumedFrom?: string;
 	/** A flow run's state (plan.flow), null for a crew. Not enumerable (JSON and toEqual skip it). */
 	readonly flow: FlowRun | null;
 	/** The kickoff's `webhooks` and `humanInputWebhook`, without their secrets (auth: the strategy only). Carried over on resume. Not enumerable (JSON and toEqual skip it). */
@@ -341,13 +343,26 @@ export interface HumanInputPayload {
 	output: string;
 }
 
+/**
+ * Dialect 'live': sent to the kickoff's top-level humanInputWebhookUrl as a run pauses, with no
+ * Authorization header (field notes, live section). task_id is a UUID (one per task and run), which
+ * the live /resume takes as taskId (the task's name is taken too). execution_id is the kickoff_id.
+ */
+export interface LiveHumanInputPayload {
+	kickoff_id: string;
+	execution_id: string;
+	task_id: string;
+	task_output: string;
+	meta: unknown;
+}
+
 export interface WebhookDelivery {
 	kind: WebhookKind;
 	url: string;
 	kickoffId: string;
 	/** Real time (Date.now()) of the call, not the service clock. */
 	at: number;
-	payload: StepWebhookPayload | TaskWebhookPayload | CrewWebhookPayload | { events: StreamEvent[] } | HumanInputPayload | Record<string, unknown>;
+	payload: StepWebhookPayload | TaskWebhookPayload | CrewWebhookPayload | { events: StreamEvent[] } | HumanInputPayload | LiveHumanInputPayload | Record<string, unknown>;
 	/** How the call was authenticated: bearer or basic (stream, human input), signature (flow feedback); absent for none (legacy URLs). */
 	auth?: 'bearer' | 'basic' | 'signature';
 	/** The receiver's HTTP status; null while in flight or when no answer came. */

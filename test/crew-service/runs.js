@@ -330,6 +330,44 @@ function applyResume(run, now, { taskId, feedback, approved, webhooks }) {
 	return { events: events.filter((e) => e.taskIndex === pauseIndex), offset: timeline.offset };
 }
 
+/** @type {WeakMap<Run, string[]>} */
+const liveTaskIds = new WeakMap();
+
+/**
+ * The live service's id of a run's task: a UUID, not the task's name (field notes,
+ * live section). One per task and run, so a resumed run's pause has a new one.
+ * @param {Run} run
+ * @param {number} taskIndex 0-based
+ */
+function liveTaskId(run, taskIndex) {
+	let ids = liveTaskIds.get(run);
+	if (!ids) {
+		ids = TASKS.map(() => randomUUID());
+		liveTaskIds.set(run, ids);
+	}
+	return ids[taskIndex];
+}
+
+/**
+ * The live dialect's resume: a NEW run (its own kickoff id) that takes the paused
+ * run on from its pause, as the hosted service answered `{"kickoff_id": "<new id>"}`.
+ * Its plan, inputs and meta are the paused run's; approve runs the rest of the
+ * crew, reject redoes the paused task and pauses the new run there. The paused run
+ * itself is left as it was. Returns the new run and the webhook moments it starts.
+ * @param {Run} paused a run paused at `now`
+ * @param {{ index: number, now: number, tokenType: TokenType, clock: () => number }} where
+ * @param {{ taskId: string, feedback: string, approved: boolean, webhooks: Run['webhooks'] }} resume
+ * @returns {{ run: Run, segment: Segment }}
+ */
+function continueAsNewRun(paused, { index, now, tokenType, clock }, resume) {
+	const run = createRun({ inputs: paused.inputs, meta: paused.meta, webhooks: resume.webhooks, tokenType, index, createdAt: now, plan: paused.plan, clock });
+	const pauseAt = taskEnd(run.plan.durationMs, pauseTaskIndex(run.plan) + 1);
+	// The new run stands where the paused one stands: at its pause, with its revisions so far.
+	Object.assign(timelineOf(run), { segmentStart: now, offset: pauseAt, waitingAt: pauseAt, resumed: true, revisions: [...timelineOf(paused).revisions] });
+	Object.defineProperty(run, 'resumedFrom', { value: paused.kickoffId, enumerable: true });
+	return { run, segment: applyResume(run, now, resume) };
+}
+
 /**
  * The JSON body of one webhook call, built when it is sent.
  * @param {Run} run
@@ -503,6 +541,8 @@ module.exports = {
 	describeInputs,
 	initialSegment,
 	applyResume,
+	continueAsNewRun,
+	liveTaskId,
 	webhookPayload,
 	finalResult,
 	DEFAULT_ERROR,

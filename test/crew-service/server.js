@@ -4,11 +4,11 @@
 const http = require('node:http');
 const { resolveOptions, applyOptions } = require('./options');
 const { FaultQueue, normalizeFault } = require('./faults');
-const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, finalResult, TASKS } = require('./runs');
+const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, continueAsNewRun, liveTaskId, finalResult, TASKS } = require('./runs');
 const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
-const { FlowStates, readStateRequest, attachFlow, flowDeploymentOf, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
+const { FlowStates, readStateRequest, attachFlow, flowOf, flowDeploymentOf, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
 const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chat');
 const errors = require('./errors');
 const live = require('./live');
@@ -259,7 +259,7 @@ async function startCrewService(userOptions = {}) {
 		if (req.method !== expectedMethod) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
 		if (match.route === 'inputs') return listInputs();
 		if (match.route === 'kickoff') return kickoff(req, bodyText, entry);
-		if (match.route === 'resume') return resume(req, bodyText, entry);
+		if (match.route === 'resume') return options.dialect === 'live' ? resumeLive(req, bodyText, entry) : resume(req, bodyText, entry);
 		if (match.route === 'inspect') return chat.inspect();
 		if (match.route === 'chatStart') return chat.start();
 		if (match.route === 'chatHistory') return chat.history(match.sessionId);
@@ -436,7 +436,12 @@ async function startCrewService(userOptions = {}) {
 	function readCallbacks(body, entry) {
 		entry.body = redactCallbackSecrets(body);
 		try {
-			return readCallbackConfig(body);
+			if (options.dialect !== 'live') return readCallbackConfig(body);
+			// Live, the top-level string is what the service calls (field notes); the documented object is ignored, as FastAPI ignores unknown fields.
+			const config = readCallbackConfig({ ...body, humanInputWebhook: undefined });
+			const url = body.humanInputWebhookUrl;
+			if (url !== undefined && typeof url !== 'string') return '"humanInputWebhookUrl" must be a string';
+			return { ...config, humanInput: url ? { url, auth: null, live: true } : null };
 		} catch (err) {
 			return err instanceof Error ? err.message : String(err);
 		}
@@ -522,6 +527,74 @@ async function startCrewService(userOptions = {}) {
 		// Only the URLs this resume sent: the kickoff's are not carried over.
 		webhooks.schedule(run, segment, urls);
 		return jsonAnswer(200, approved ? errors.RESUMED : errors.RETRYING);
+	}
+
+	/**
+	 * POST /resume as the live service answered it (field notes, live section):
+	 * `executionId` and `taskId` required (camelCase; FastAPI's 422 "Field required"
+	 * naming them), the feedback and approval read in either spelling (approval
+	 * true when neither is sent: ours), and always `200 {"kickoff_id": "<new id>"}`,
+	 * a new run. A paused run with its task (the UUID its human-input call gave,
+	 * or the task's name) goes on in that new run; anything else (an unknown id,
+	 * a run that is not paused, another task) gets a new run that ends FAILED,
+	 * as the vendor saw for an unknown id.
+	 * @param {http.IncomingMessage} req
+	 * @param {string | null} bodyText
+	 * @param {RequestLogEntry} entry
+	 * @returns {Answer}
+	 */
+	function resumeLive(req, bodyText, entry) {
+		const read = readJsonBody(req, bodyText, entry, (why) => jsonAnswer(400, errors.errorBody('fastapi', 400, `Invalid resume request: ${why}`)));
+		if ('answer' in read) return read.answer;
+		const { body } = read;
+		/** @type {Record<string, unknown>[]} */
+		const problems = [];
+		for (const field of ['executionId', 'taskId']) {
+			if (body[field] === undefined) problems.push({ type: 'missing', loc: ['body', field], msg: 'Field required', input: body });
+		}
+		for (const field of ['executionId', 'taskId', 'humanFeedback', 'human_feedback', 'humanInputWebhookUrl', ...WEBHOOK_FIELDS]) {
+			if (body[field] !== undefined && typeof body[field] !== 'string') problems.push({ type: 'string_type', loc: ['body', field], msg: 'Input should be a valid string', input: body[field] });
+		}
+		for (const field of ['isApprove', 'is_approve']) {
+			if (body[field] !== undefined && typeof body[field] !== 'boolean') problems.push({ type: 'bool_type', loc: ['body', field], msg: 'Input should be a valid boolean', input: body[field] });
+		}
+		if (problems.length) return jsonAnswer(422, { detail: problems });
+		const executionId = /** @type {string} */ (body.executionId);
+		const taskId = /** @type {string} */ (body.taskId);
+		const feedback = /** @type {string} */ (body.humanFeedback ?? body.human_feedback ?? '');
+		const approved = /** @type {boolean} */ (body.isApprove ?? body.is_approve ?? true);
+		const urls = /** @type {Run['webhooks']} */ (webhookUrls(body));
+		entry.kickoffId = executionId;
+
+		const paused = runsById.get(executionId);
+		const now = options.now();
+		const at = paused ? phaseAt(paused, now) : undefined;
+		let refusal = '';
+		if (!paused || !at) refusal = `No execution found with ID: ${executionId}`;
+		else if (at.phase !== 'paused') refusal = errors.NOT_WAITING_MESSAGE;
+		else if (taskId !== liveTaskId(paused, at.taskIndex) && taskId !== TASKS[at.taskIndex].id) refusal = `Task ${taskId} is not the task waiting for human input`;
+		const where = { index: runs.length, now, tokenType: /** @type {TokenType} */ (entry.tokenType), clock: () => options.now() };
+		let run;
+		/** @type {import('./runs').Segment} */
+		let segment;
+		if (refusal !== '' || !paused || !at || at.phase !== 'paused') {
+			const plan = resolvePlan({ inputs: paused ? paused.inputs : {}, meta: paused ? paused.meta : null, index: where.index, durationMs: options.durationMs, planFn: undefined, reference: { outcome: 'failure', error: refusal } });
+			run = createRun({ inputs: paused ? paused.inputs : {}, meta: paused ? paused.meta : null, webhooks: urls, tokenType: where.tokenType, index: where.index, createdAt: now, plan, clock: where.clock });
+			segment = initialSegment(run);
+		} else {
+			// Moments of the paused segment that real time has not reached yet go first, with the old URLs.
+			webhooks.flush(paused);
+			({ run, segment } = continueAsNewRun(paused, where, { taskId: TASKS[at.taskIndex].id, feedback, approved, webhooks: urls }));
+		}
+		attachFlow(run, paused ? flowOf(paused) : null);
+		const humanInputUrl = typeof body.humanInputWebhookUrl === 'string' && body.humanInputWebhookUrl !== '' ? body.humanInputWebhookUrl : undefined;
+		const callbacks = paused ? stream.carryOver(paused, run, humanInputUrl) : { stream: null, humanInput: humanInputUrl ? { url: humanInputUrl, auth: null, live: /** @type {const} */ (true) } : null };
+		if (!paused) stream.register(run, callbacks);
+		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false });
+		runs.push(run);
+		runsById.set(run.kickoffId, run);
+		webhooks.schedule(run, segment, urls);
+		return jsonAnswer(200, { kickoff_id: run.kickoffId });
 	}
 
 	/** @param {string} kickoffId */

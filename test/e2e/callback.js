@@ -577,6 +577,6 @@ async function main() {
 	process.exitCode = report.finish();
 }
 
-module.exports = { callbackSuite, productionUrl, restClient, decodeExecutionData };
+module.exports = { callbackSuite, productionUrl, restClient, decodeExecutionData, kickoffVia, answeredDelivery, newFinishedExecutions };
 
 if (require.main === module) runMain(main);

@@ -25,7 +25,7 @@ export function useCrewService(options: CrewServiceOptions = {}) {
 	});
 	beforeEach(() => {
 		handle.service.reset();
-		handle.service.configure({ inputs: DEFAULT_INPUTS, durationMs: 300, recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented', plan: undefined, ...options });
+		handle.service.configure({ inputs: DEFAULT_INPUTS, durationMs: 300, recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented', dialect: 'documented', plan: undefined, ...options });
 	});
 	afterAll(async () => {
 		await handle.service.close();

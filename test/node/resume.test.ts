@@ -41,11 +41,16 @@ describe('a crew paused for human input', () => {
 		const { output } = await runCrewNode({ parameters: kickoffAndWait, credentials: crew.credentials });
 		const kickoffId = output[0].json.kickoff_id as string;
 		const { output: resumed } = await runCrewNode({ parameters: resume(kickoffId, true, 'Looks good'), credentials: crew.credentials });
-		expect(resumed[0].json).toEqual({ status: 'resumed', message: 'Execution resumed successfully', kickoff_id: kickoffId });
+		// The documented answer names no new run: the run to follow is the one resumed.
+		expect(resumed[0].json).toEqual({ status: 'resumed', message: 'Execution resumed successfully', kickoff_id: kickoffId, resumed_kickoff_id: kickoffId });
 		expect(crew.service.requests.find((request) => request.route === 'resume')?.body).toEqual({
+			executionId: kickoffId,
 			execution_id: kickoffId,
+			taskId: 'research_task',
 			task_id: 'research_task',
+			humanFeedback: 'Looks good',
 			human_feedback: 'Looks good',
+			isApprove: true,
 			is_approve: true,
 			crewWebhookUrl: 'http://127.0.0.1:9/crew-after-resume',
 		});

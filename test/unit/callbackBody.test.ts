@@ -1,4 +1,4 @@
-import { buildCallbackFields, expandEventTypes, legacyWebhookSecret, readCallbackOptions } from '../../nodes/callbacks/callbackBody';
+import { buildCallbackFields, expandEventTypes, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../../nodes/callbacks/callbackBody';
 import { InvalidParameterError } from '../../nodes/records/kickoffBody';
 import { NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS, groupsOfEventType } from '../../nodes/callbacks/streamEvents';
 
@@ -57,13 +57,25 @@ describe('readCallbackOptions and buildCallbackFields', () => {
 		const realtime = buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'http://localhost/x', eventStreamEvents: ['task'], eventStreamRealtime: true }), secrets);
 		expect(realtime.webhooks).toMatchObject({ events: STREAM_EVENT_GROUPS.task, realtime: true });
 	});
-	it('builds humanInputWebhook with bearer or basic auth', () => {
+	it('builds humanInputWebhookUrl, and humanInputWebhook with bearer or basic auth when the credential has them', () => {
 		expect(buildCallbackFields(readCallbackOptions({ humanInputWebhookUrl: 'https://h.example/x' }), secrets)).toEqual({
+			humanInputWebhookUrl: 'https://h.example/x',
 			humanInputWebhook: { url: 'https://h.example/x', authentication: { strategy: 'bearer', token: 'cb-token' } },
 		});
 		expect(buildCallbackFields(readCallbackOptions({ humanInputWebhookUrl: 'https://h.example/x', humanInputWebhookAuth: 'basic' }), secrets)).toEqual({
+			humanInputWebhookUrl: 'https://h.example/x',
 			humanInputWebhook: { url: 'https://h.example/x', authentication: { strategy: 'basic', username: 'crewai', password: 'pw' } },
 		});
+	});
+	it('without a credential (or one with only a signing secret), only the top-level string: the live service calls it without auth', () => {
+		const options = readCallbackOptions({ humanInputWebhookUrl: ' https://h.example/x ' });
+		expect(needsCallbackSecrets(options)).toBe(false);
+		expect(buildCallbackFields(options, {})).toEqual({ humanInputWebhookUrl: 'https://h.example/x' });
+		expect(buildCallbackFields(options, { signingSecret: 'whsec_x', bearerToken: ' ' })).toEqual({ humanInputWebhookUrl: 'https://h.example/x' });
+		// Auth asked for explicitly still needs the credential.
+		const withAuth = readCallbackOptions({ humanInputWebhookUrl: 'https://h.example/x', humanInputWebhookAuth: 'bearer' });
+		expect(needsCallbackSecrets(withAuth)).toBe(true);
+		expect(errorOf(() => buildCallbackFields(withAuth, {})).message).toBe('The Crew Callback API credential has no Bearer Token');
 	});
 	it('refuses a channel without its secret, options without a URL, a bad URL and an empty event list', () => {
 		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'https://x.example/' }), {})).message).toBe('The Crew Callback API credential has no Bearer Token');

@@ -103,14 +103,43 @@ describe('receiveCall: event stream', () => {
 });
 
 describe('receiveCall: human input', () => {
-	it('needs the credential\'s auth; outputs stable names from several spellings, the payload kept', () => {
+	it('checks an Authorization header against the credential; outputs stable names from several spellings, the payload kept', () => {
 		const body = { execution_id: 'k-9', task_id: 'analysis_task', output: 'Draft' };
-		expect(receiveCall(call({ body }))).toMatchObject({ kind: 'refused', channel: 'humanInput' });
+		expect(receiveCall(call({ body, headers: { authorization: 'Bearer wrong' } }))).toMatchObject({ kind: 'refused', channel: 'humanInput' });
 		const outcome = receiveCall(call({ body, headers: bearer, picked: ['humanInput'] }));
-		expect(outcome).toEqual({ kind: 'accepted', channel: 'humanInput', items: [{ event: 'human_input_requested', kickoff_id: 'k-9', task_id: 'analysis_task', task_output: 'Draft', payload: body }] });
+		expect(outcome).toEqual({ kind: 'accepted', channel: 'humanInput', items: [{ event: 'human_input_requested', kickoff_id: 'k-9', task_id: 'analysis_task', task_output: 'Draft', authenticated: true, payload: body }] });
 		expect(toHumanInputItem({ kickoff_id: 'k', taskId: 't', task_output: 'o' })).toMatchObject({ kickoff_id: 'k', task_id: 't', task_output: 'o' });
 		expect(toHumanInputItem({ executionId: 'k', task: { id: 't', output: 'o' } })).toMatchObject({ kickoff_id: 'k', task_id: 't', task_output: 'o' });
 		expect(receiveCall(call({ body, headers: bearer, picked: ['crew'] }))).toMatchObject({ kind: 'ignored' });
+	});
+});
+
+describe('receiveCall: the live human-input call, without Authorization', () => {
+	const live = { kickoff_id: '97eba64f-958c-40a0-b61c-625fe635a3c0', execution_id: '97eba64f-958c-40a0-b61c-625fe635a3c0', task_id: '0b9e3c44-1f7a-4a55-9c1e-2d8f6a1b7c90', task_output: 'Draft', meta: { run: 1 } };
+
+	it('is accepted, with or without a credential on the trigger, and marked unauthenticated', () => {
+		for (const secrets of [{ bearerToken: TOKEN }, {}]) {
+			expect(receiveCall(call({ body: live, secrets, picked: ['humanInput'] }))).toEqual({
+				kind: 'accepted',
+				channel: 'humanInput',
+				items: [{ event: 'human_input_requested', kickoff_id: live.kickoff_id, task_id: live.task_id, task_output: 'Draft', authenticated: false, payload: live }],
+			});
+		}
+		expect(receiveCall(call({ body: live, picked: ['crew'] }))).toMatchObject({ kind: 'ignored', channel: 'humanInput' });
+	});
+
+	it('is refused without a kickoff id, with two different ones, an odd one, or no task', () => {
+		const { kickoff_id: _kickoff, ...executionOnly } = live;
+		expect(receiveCall(call({ body: executionOnly, picked: ['humanInput'] }))).toMatchObject({ kind: 'accepted' });
+		for (const [body, reason] of [
+			[{ execution_id: null, task_id: 't', executionId: 'x' }, /names no kickoff_id/],
+			[{ ...live, execution_id: 'another-id' }, /kickoff_id and execution_id differ/],
+			[{ ...live, kickoff_id: 'not an id; <script>' }, /names no kickoff_id/],
+			[{ ...live, kickoff_id: 42 }, /names no kickoff_id/],
+			[{ ...live, task_id: ' ' }, /names no task_id/],
+		] as const) {
+			expect(receiveCall(call({ body, picked: ['all'] }))).toEqual({ kind: 'refused', channel: 'humanInput', reason: expect.stringMatching(reason) });
+		}
 	});
 });
 

@@ -32,6 +32,12 @@ describe('the answer a model gets', () => {
 		});
 	});
 
+	it('Resume: the waited-for record in short, naming the resumed run too; without the wait, the answer as it is', () => {
+		expect(toolAnswer('resume', { ...record, kickoff_id: 'k-2', resumed_kickoff_id: 'k-1' })).toEqual({ kickoff_id: 'k-2', state: 'completed', result: 'The report', resumed_kickoff_id: 'k-1' });
+		expect(toolAnswer('resume', { kickoff_id: 'k-2', resumed_kickoff_id: 'k-1' })).toEqual({ kickoff_id: 'k-2', resumed_kickoff_id: 'k-1' });
+		expect(toolAnswer('getStatus', record)).not.toHaveProperty('resumed_kickoff_id');
+	});
+
 	it('leaves the other operations\' answers as they are', () => {
 		expect(toolAnswer('kickoff', { kickoff_id: 'k-1', status: 'queued' })).toEqual({ kickoff_id: 'k-1', status: 'queued' });
 		expect(toolAnswer('getInputs', { inputs: ['topic'] })).toEqual({ inputs: ['topic'] });

@@ -76,7 +76,9 @@ async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promis
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
 	const tools = createTools(this);
 	let outcomes: ItemOutcome[];
-	if (operation !== 'kickoffAndWait') {
+	if (operation === 'resume' && this.getNodeParameter('waitForResumedRun', 0, false) === true) {
+		outcomes = await resume.executeAndWait.call(this, itemCount, tools);
+	} else if (operation !== 'kickoffAndWait') {
 		outcomes = await runPerItem(this, itemCount, perItemOperations[operation], tools);
 	} else if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') {
 		outcomes = await waitByCallback.execute.call(this, itemCount, tools);

@@ -220,7 +220,8 @@ class N8n {
 
 	/** Creates the instance owner over REST (what the first visit's setup form does). */
 	async setupOwner(owner = OWNER) {
-		// n8n 1.x answers /healthz/readiness before its REST routes exist: 404 means "not yet".
+		// n8n 1.x answers /healthz/readiness before its REST routes exist: 404 means "not yet",
+		// and so does 503 "Database is not ready!" (seen on 1.123 on a busy machine).
 		const deadline = Date.now() + 90000;
 		for (;;) {
 			const res = await fetch(`${this.server.url}/rest/owner/setup`, {
@@ -229,7 +230,7 @@ class N8n {
 				body: JSON.stringify(owner),
 			});
 			if (res.ok) return owner;
-			if (res.status !== 404 || Date.now() > deadline) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
+			if (![404, 503].includes(res.status) || Date.now() > deadline) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
 			await new Promise((r) => setTimeout(r, 1000));
 		}
 	}

@@ -13,10 +13,11 @@ export const description: INodeProperties[] = [
 		displayName: 'Kickoff ID',
 		name: 'kickoffId',
 		type: 'string',
-		default: '',
+		// What Kickoff, Kickoff and Wait, Resume (the run to follow) and the Crew Trigger's items call it.
+		default: '={{ $json.kickoff_id }}',
 		required: true,
 		placeholder: 'e.g. 97eba64f-958c-40a0-b61c-625fe635a3c0',
-		description: 'The kickoff_id a Kickoff returned',
+		description: 'The kickoff_id a Kickoff returned. By default the kickoff_id of the incoming item: after a Resume, the resumed run.',
 		displayOptions: { show: { operation: ['getStatus', 'resume'] } },
 	},
 ];

@@ -2,26 +2,45 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isPlainObject } from '../../../records/crewStatus';
-import { buildResumeBody } from '../../../records/kickoffBody';
-import type { WebhookUrls } from '../../../records/kickoffBody';
+import { buildResumeBody, readResumedRunId } from '../../../records/kickoffBody';
+import type { ResumeUrls } from '../../../records/kickoffBody';
 import { crewAnswerError } from '../../transport/crewErrors';
 import { getCrewConnection, isSuccess } from '../../transport';
+import type { CrewConnection } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
-import { checkUrlOptions } from '../../../records/urlOptions';
+import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
+import { createPollPolicy } from '../../../waiting/pollPolicy';
+import { waitForCompletion } from '../../../waiting/waitForCompletion';
+import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { optionsCollection, webhookUrlOptions } from '../crewStart/inputs.description';
-import type { OperationTools } from '../itemResults/operationTools';
+import { toItemError } from '../itemResults/itemError';
+import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import {
+	DEFAULT_POLL_INTERVAL_SECONDS,
+	DEFAULT_TIMEOUT_SECONDS,
+	MAX_TIMEOUT_SECONDS,
+	outcomeToItem,
+	readWaitSettings,
+	statusReader,
+	withRunningCrews,
+} from './kickoffAndWait.operation';
 
 const show = { show: { operation: ['resume'] } };
+/** Status reads in flight at once while waiting on resumed runs, as Kickoff and Wait. */
+const MAX_CONCURRENT_STATUS_READS = 20;
+/** Shown only with Wait for the Resumed Run on: `/` names the node's own parameter from inside the Options collection. */
+const whenWaiting = { show: { '/waitForResumedRun': [true] } };
 
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Task ID',
 		name: 'taskId',
 		type: 'string',
-		default: '',
+		// The Crew Trigger's human-input item and a paused crew's status both carry task_id.
+		default: '={{ $json.task_id }}',
 		required: true,
 		placeholder: 'e.g. research_task',
-		description: 'The task the paused crew waits on: the task_id that Get Status or Kickoff and Wait gives for a paused crew',
+		description: 'The task the paused crew waits on: the task_id that the Crew Trigger\'s Human Input Requested item, Get Status or Kickoff and Wait gives for a paused crew',
 		displayOptions: show,
 	},
 	{
@@ -41,7 +60,46 @@ export const description: INodeProperties[] = [
 		description: 'What the human says about the task\'s output; the crew takes it into account',
 		displayOptions: show,
 	},
-	optionsCollection('resume', webhookUrlOptions),
+	{
+		displayName: 'Wait for the Resumed Run',
+		name: 'waitForResumedRun',
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		description:
+			'Whether to wait until the resumed run has finished and output its result, as Kickoff and Wait does (by polling). The hosted service answers a resume with a new kickoff ID; that is the run waited on.',
+		displayOptions: show,
+	},
+	optionsCollection('resume', [
+		...webhookUrlOptions,
+		{
+			displayName: 'Human Input Webhook URL',
+			name: 'humanInputWebhookUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
+			description:
+				'URL the service calls if the resumed run pauses again for human input (after a rejection, or at a later task), e.g. the Crew Trigger\'s production URL. Sent as humanInputWebhookUrl, with no authentication: the service calls it without any.',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			default: DEFAULT_POLL_INTERVAL_SECONDS,
+			description: 'With Wait for the Resumed Run: the wait between status reads, lengthened for long runs as in Kickoff and Wait',
+			displayOptions: whenWaiting,
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description: `With Wait for the Resumed Run: how long to wait for all resumed runs together, counted from the first resume. Runs still going then are not stopped: their items get an error with the kickoff ID to read later with Get Status. 0 or empty means ${DEFAULT_TIMEOUT_SECONDS} seconds.`,
+			displayOptions: whenWaiting,
+		},
+	]),
 ];
 
 function requiredText(context: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
@@ -49,33 +107,95 @@ function requiredText(context: IExecuteFunctions, name: string, label: string, i
 	if (value === '') {
 		throw new NodeOperationError(context.getNode(), `${label} is empty`, {
 			itemIndex,
-			description: 'Get Status, or the output of Kickoff and Wait, gives the kickoff_id and the task_id of a crew paused for human input.',
+			description: 'The Crew Trigger\'s Human Input Requested item, Get Status, or the output of Kickoff and Wait gives the kickoff_id and the task_id of a crew paused for human input.',
 		});
 	}
 	return value;
 }
 
 /** The webhook URLs to send again, each checked before any request (a bad one is the item's error, via the router). */
-function readWebhookUrls(context: IExecuteFunctions, itemIndex: number): WebhookUrls {
-	const options = context.getNodeParameter('options', itemIndex, {}) as WebhookUrls;
-	checkUrlOptions(options);
-	return options;
+function readResumeUrls(context: IExecuteFunctions, itemIndex: number): ResumeUrls {
+	const options = context.getNodeParameter('options', itemIndex, {}) as ResumeUrls;
+	checkUrlOptions(options, { ...URL_OPTIONS, humanInputWebhookUrl: 'Human Input Webhook URL' });
+	return { taskWebhookUrl: options.taskWebhookUrl, stepWebhookUrl: options.stepWebhookUrl, crewWebhookUrl: options.crewWebhookUrl, humanInputWebhookUrl: options.humanInputWebhookUrl };
+}
+
+/** One resume sent: the run to follow (the new kickoff ID when the service gave one) and the output item. */
+interface SentResume {
+	kickoffId: string;
+	json: IDataObject;
+}
+
+/**
+ * Sends `POST /resume` for one item, once. The hosted service answers with the
+ * resumed run's own kickoff ID; the documented service with a status, the run
+ * keeping its ID. Either way `kickoff_id` is the run to follow (what Get Status
+ * and this node's Kickoff ID read by default) and `resumed_kickoff_id` the paused one.
+ */
+async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools): Promise<SentResume> {
+	const resumedKickoffId = requiredText(context, 'kickoffId', 'Kickoff ID', itemIndex);
+	const body = buildResumeBody({
+		kickoffId: resumedKickoffId,
+		taskId: requiredText(context, 'taskId', 'Task ID', itemIndex),
+		humanFeedback: String(context.getNodeParameter('humanFeedback', itemIndex, '') ?? ''),
+		isApprove: context.getNodeParameter('isApprove', itemIndex, true) as boolean,
+		...readResumeUrls(context, itemIndex),
+	});
+	const answer = await postAtMostOnce(context, connection, '/resume', body, tools.sleep);
+	if (!isSuccess(answer)) {
+		throw crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
+	}
+	const kickoffId = readResumedRunId(answer.body) ?? resumedKickoffId;
+	return { kickoffId, json: { ...(isPlainObject(answer.body) ? answer.body : {}), kickoff_id: kickoffId, resumed_kickoff_id: resumedKickoffId } };
 }
 
 /** Continues a crew paused for human input (`POST /resume`), approving or rejecting the paused task. */
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
-	const kickoffId = requiredText(this, 'kickoffId', 'Kickoff ID', itemIndex);
-	const body = buildResumeBody({
-		kickoffId,
-		taskId: requiredText(this, 'taskId', 'Task ID', itemIndex),
-		humanFeedback: String(this.getNodeParameter('humanFeedback', itemIndex, '') ?? ''),
-		isApprove: this.getNodeParameter('isApprove', itemIndex, true) as boolean,
-		...readWebhookUrls(this, itemIndex),
-	});
 	const connection = await getCrewConnection(this, itemIndex);
-	const answer = await postAtMostOnce(this, connection, '/resume', body, tools.sleep);
-	if (!isSuccess(answer)) {
-		throw crewAnswerError(this.getNode(), answer, { action: 'resume', itemIndex, kickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
+	return (await sendResume(this, itemIndex, connection, tools)).json;
+}
+
+type ResumeResult = { kind: 'sent'; kickoff: RunningKickoff; resumedKickoffId: string } | { kind: 'error'; error: Error };
+
+/**
+ * Wait for the Resumed Run: resumes every item in order, then waits on all the
+ * resumed runs together, exactly as Kickoff and Wait's Polling waits on its
+ * crews (one deadline, the same status reading and item outcomes).
+ */
+export async function executeAndWait(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+	const settings = readWaitSettings(this.getNodeParameter('options', 0, {}) as { pollInterval?: number; timeout?: number });
+	const deadline = tools.now() + settings.timeoutMs;
+	const results: ResumeResult[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			const connection = await getCrewConnection(this, itemIndex);
+			const sent = await sendResume(this, itemIndex, connection, tools);
+			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: tools.now() }, resumedKickoffId: sent.json.resumed_kickoff_id as string });
+		} catch (error) {
+			const itemError = toItemError(this.getNode(), error, itemIndex);
+			const running = results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
+			// As for a kickoff: stop at the first error, saying which runs were already resumed.
+			if (!this.continueOnFail()) throw withRunningCrews(itemError, running);
+			results.push({ kind: 'error', error: itemError });
+		}
 	}
-	return { ...(isPlainObject(answer.body) ? answer.body : {}), kickoff_id: kickoffId };
+
+	const running = results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
+	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
+	const waitOutcomes = connection
+		? await waitForCompletion(running, createPollPolicy(settings.pollIntervalMs), deadline, {
+				readStatus: statusReader(this, connection, settings.pollIntervalMs),
+				now: tools.now,
+				sleep: tools.sleep,
+				isCancelled: tools.isCancelled,
+				maxConcurrentReads: MAX_CONCURRENT_STATUS_READS,
+			})
+		: [];
+
+	let position = 0;
+	return results.map((result) => {
+		if (result.kind === 'error') return { error: result.error };
+		const outcome = outcomeToItem(this.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs);
+		return 'json' in outcome ? { json: { ...outcome.json, resumed_kickoff_id: result.resumedKickoffId } } : outcome;
+	});
 }

@@ -20,7 +20,7 @@ export async function readCallbackSecrets(context: IExecuteFunctions, itemIndex:
 		throw new NodeOperationError(context.getNode(), 'No Crew Callback API credential is selected', {
 			itemIndex,
 			description:
-				'Event Stream and Human Input Webhook need one: create a Crew Callback API credential with a Bearer Token, select it here and in the Crew Trigger that receives the calls.',
+				'Event Stream (and Human Input Webhook Auth, when set) need one: create a Crew Callback API credential with a Bearer Token, select it here and in the Crew Trigger that receives the calls.',
 		});
 	}
 	return callbackSecretsOf(data);

@@ -57,7 +57,8 @@ export const callbackOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
-		description: 'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume',
+		description:
+			'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, with a Crew Callback API credential selected, also as the documented humanInputWebhook with its auth.',
 	},
 	{
 		displayName: 'Human Input Webhook Auth',
@@ -68,6 +69,6 @@ export const callbackOptions: INodeProperties[] = [
 			{ name: 'Bearer Token', value: 'bearer', description: 'The Bearer Token of the Crew Callback API credential' },
 			{ name: 'Basic Auth', value: 'basic', description: 'The Basic Auth User and Password of the Crew Callback API credential' },
 		],
-		description: 'How the service proves itself when it calls the Human Input Webhook URL',
+		description: 'How the service proves itself when it calls the Human Input Webhook URL, as the vendor documents it (needs a Crew Callback API credential). The hosted service was seen calling without any authentication.',
 	},
 ];

@@ -17,7 +17,7 @@ export function isToolCall(nodeType: string, isToolExecution: boolean): boolean 
 }
 
 /** The operations whose answer is a crew's status record, which a model gets in short. */
-const STATUS_OPERATIONS: ReadonlySet<CrewOperation> = new Set(['kickoffAndWait', 'getStatus']);
+const STATUS_OPERATIONS: ReadonlySet<CrewOperation> = new Set(['kickoffAndWait', 'getStatus', 'resume']);
 
 /**
  * What a model needs from a status record: the state, the result, the kickoff to
@@ -35,6 +35,8 @@ export function toolAnswer(operation: CrewOperation, json: IDataObject): IDataOb
 	if (json.state === 'paused' && typeof json.next_step === 'string') answer.next_step = json.next_step;
 	// Agents track what a run cost: a few numbers, so the answer stays short.
 	if (isPlainObject(json.usage)) answer.usage = json.usage;
+	// Resume with Wait for the Resumed Run: the paused run it continued, as its answer without the wait names it.
+	if (typeof json.resumed_kickoff_id === 'string') answer.resumed_kickoff_id = json.resumed_kickoff_id;
 	return answer;
 }
 
