@@ -154,10 +154,11 @@ describe('live dialect: POST /resume', () => {
 		expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
 		clock.advance(300);
 		const records = await Promise.all(answers.map((a) => status(s, a.json.kickoff_id)));
-		expect(records.map((record) => [record.state, record.result])).toEqual([
-			['FAILURE', 'No execution found with ID: no-such-kickoff'],
-			['FAILURE', 'Execution is not waiting for human input'],
-			['FAILURE', 'Task research_task is not the task waiting for human input'],
+		// Live, a failed run's reason is in `status`, and `result` is null.
+		expect(records.map((record) => [record.state, record.status, record.result])).toEqual([
+			['FAILED', 'No execution found with ID: no-such-kickoff', null],
+			['FAILED', 'Execution is not waiting for human input', null],
+			['FAILED', 'Task research_task is not the task waiting for human input', null],
 		]);
 		expect(s.runs[0].state).toBe('paused');
 	});

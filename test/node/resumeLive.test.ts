@@ -27,7 +27,13 @@ async function pausedCrew(): Promise<string> {
 }
 
 describe('Resume, live dialect', () => {
-	beforeEach(() => crew.service.configure({ durationMs: 300, plan: () => ({ humanInput: { taskId: 'research_task' } }) }));
+	// Live, a paused crew reads NOT FOUND, which means "paused" only once the wait has seen
+	// the run; so the service's clock moves 60 ms with each status read, not with real time:
+	// a wait sees a run running before it pauses, however slow the machine.
+	beforeEach(() =>
+		crew.service.configure({ durationMs: 300, now: () => crew.service.count('status') * 60, plan: () => ({ humanInput: { taskId: 'research_task' } }) }),
+	);
+	afterEach(() => crew.service.configure({ now: Date.now }));
 
 	it('sends the camelCase fields the live service requires (and the snake_case ones), once, and outputs the new kickoff id and the original', async () => {
 		const kickoffId = await pausedCrew();
