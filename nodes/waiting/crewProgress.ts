@@ -184,7 +184,10 @@ function newlyFinishedTasks(
 		const currentTask = progress?.current ?? undefined;
 		const movedOn = state === 'completed' || (state === 'running' && currentTask !== undefined && (completed === undefined || completed > (memory.completedTasks ?? 0)));
 		if (memory.currentTask && memory.currentTask !== currentTask && movedOn) {
-			addOnce(memory.currentTask, completed, totalTasks);
+			// Its place is after the tasks done when it was current, not the record's count:
+			// a slow read may find the crew a task or two further on.
+			const ordinal = memory.completedTasks !== undefined ? memory.completedTasks + 1 : completed;
+			addOnce(memory.currentTask, ordinal, ordinal !== undefined ? totalTasks : undefined);
 		}
 	}
 	const lastTask = isPlainObject(record.last_executed_task) ? text(record.last_executed_task.name) : undefined;

@@ -57,6 +57,15 @@ describe('progressEvents: the documented dialect (status, current_task, progress
 		expect(events[1].filter((event) => event.kind === 'taskFinished').map((event) => (event as { task: string }).task)).toEqual(['research_task', 'analysis_task', 'report_task']);
 	});
 
+	it('a read that finds the crew two tasks further on names the task it left at its own place, the skipped one when the record lists it', () => {
+		const events = eventsOf([running('research_task', 0), running('report_task', 2), completed]);
+		expect(events[1][0]).toEqual({ kind: 'taskFinished', task: 'research_task', completedTasks: 1, totalTasks: 3 });
+		expect(events[2].filter((event) => event.kind === 'taskFinished')).toEqual([
+			{ kind: 'taskFinished', task: 'analysis_task', completedTasks: 2, totalTasks: 3 },
+			{ kind: 'taskFinished', task: 'report_task', completedTasks: 3, totalTasks: 3 },
+		]);
+	});
+
 	it('a crew that fails on a task did not finish it: the failure and its reason, no task, no answer', () => {
 		const events = eventsOf([running('analysis_task', 1), { status: 'error', error: 'Task execution failed: Invalid API key' }]);
 		expect(events[1]).toEqual([{ kind: 'state', state: 'failed', reason: 'Task execution failed: Invalid API key' }]);
