@@ -1,16 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../records/crewStatus';
+import { isPlainObject, readCrewState } from '../records/crewStatus';
 import type { CrewState, CrewStatus } from '../records/crewStatus';
+import { readProgress } from '../records/runMetrics';
+import type { CrewProgress } from '../records/runMetrics';
 
 /** Something a person watching the crew would want to hear about, read off successive status records. */
 export type ProgressEvent =
 	/** The crew entered a state; a failure carries its reason, a pause the task waiting for a human. */
 	| { kind: 'state'; state: CrewState; reason?: string; taskId?: string }
-	/** What the crew says it is doing now (the Celery dialect's `status` text, or the documented `current_task`). */
+	/** What the crew says it is doing now (its `progress`, the documented `current_task`, or the Celery dialect's `status` text). */
 	| { kind: 'activity'; text: string }
-	/** A task the record names has finished; the counts when the record gives them. */
-	| { kind: 'taskFinished'; task: string; completedTasks?: number; totalTasks?: number }
+	/** A task the record names has finished; the agent and the counts when the record gives them. */
+	| { kind: 'taskFinished'; task: string; agent?: string; completedTasks?: number; totalTasks?: number }
 	/** The crew's final output, once it has completed. */
 	| { kind: 'finalAnswer'; result: string };
 
@@ -21,7 +23,15 @@ export interface ProgressMemory {
 	currentTask?: string;
 	completedTasks?: number;
 	finishedTasks: readonly string[];
+	/**
+	 * The platform events already told (their keys), so an event the next record repeats is
+	 * not told twice: the live record lists the 100 most recent events on every read.
+	 */
+	seenEvents?: readonly string[];
 }
+
+/** More than the platform's window of 100 events, so no event still in the window is forgotten. */
+const SEEN_EVENTS_KEPT = 200;
 
 export const NOTHING_SEEN: ProgressMemory = { finishedTasks: [] };
 
@@ -29,28 +39,89 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function count(value: unknown): number | undefined {
-	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-
-/** `progress.completed_tasks/total_tasks` of the documented dialect. */
-function readCounts(record: IDataObject): { completed?: number; total?: number } {
-	const progress = isPlainObject(record.progress) ? record.progress : {};
-	return { completed: count(progress.completed_tasks), total: count(progress.total_tasks) };
+/** `n thing(s)`, for the counts a person reads. */
+function plural(n: number, noun: string): string {
+	return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /**
- * The free text of what the crew is doing. The Celery dialect puts it in `status`
- * beside `state` ("Working on task 2 of 3"); the documented dialect names the task
- * in `current_task`, and `status` is only its state word there.
+ * How far the run has come, as a person reads it. Crews count tasks of a known total
+ * ("1 of 3 tasks done"); flows count steps and never know a total (field notes, live
+ * section), so a flow shows a count and never "of N".
  */
-function readActivity(record: IDataObject): string | undefined {
+function describeProgress(progress: CrewProgress): string | undefined {
+	const { unit, completed, total, current, current_agent: agent } = progress;
+	const done =
+		completed === null ? undefined : unit === 'task' && total !== null ? `${completed} of ${total} tasks done` : `${plural(completed, unit)} done`;
+	// A record that names nothing and counts nothing done yet (a queued run's `0 of 3`) says nothing worth a line.
+	if (current === null && !completed) return undefined;
+	if (current === null) return done ? `${done[0].toUpperCase()}${done.slice(1)}` : undefined;
+	const what = unit === 'step' ? `step ${current}` : current;
+	const doing = agent ? `${agent} is working on ${what}` : `Working on ${what}`;
+	return done ? `${doing} (${done})` : doing;
+}
+
+/** The state words a service's `status` message may repeat ("Task is Running" beside `RUNNING`). */
+const STATE_WORDS_IN_MESSAGES = new Set(['pending', 'queued', 'started', 'running', 'success', 'completed', 'failed', 'failure', 'error', 'revoked', 'paused']);
+const FILLER_WORDS = new Set(['the', 'task', 'crew', 'flow', 'run', 'execution', 'kickoff', 'is', 'status', 'state']);
+
+/**
+ * Whether a `status` message only says the state again: live records carry "Task is
+ * Pending" and "Task is Running" beside `state`, and a person should read that once.
+ */
+function restatesState(message: string, state: CrewState): boolean {
+	const words = message.toLowerCase().split(/[^a-z]+/).filter((word) => word !== '' && !FILLER_WORDS.has(word));
+	return words.length === 1 && STATE_WORDS_IN_MESSAGES.has(words[0]) && readCrewState({ state: words[0] }) === state;
+}
+
+/**
+ * What the crew is doing, as its record tells: the run's `progress` (the live platform
+ * shape with the current task and agent, or the documented `current_task` and counts),
+ * else the Celery dialect's `status` text beside `state` ("Working on task 2 of 3"),
+ * unless that text only repeats the state.
+ */
+function readActivity(record: IDataObject, state: CrewState): string | undefined {
+	const progress = readProgress(record);
+	const described = progress ? describeProgress(progress) : undefined;
+	if (described) return described;
 	const statusText = text(record.status);
-	if (text(record.state) && statusText) return statusText;
-	const currentTask = text(record.current_task);
-	if (!currentTask) return undefined;
-	const { completed, total } = readCounts(record);
-	return completed !== undefined && total !== undefined ? `Working on ${currentTask} (${completed} of ${total} tasks done)` : `Working on ${currentTask}`;
+	return text(record.state) && statusText && !restatesState(statusText, state) ? statusText : undefined;
+}
+
+/** One entry of the live record's `events` (the 100 most recent), as far as progress needs it. */
+interface PlatformEvent {
+	key: string;
+	type: string;
+	task?: string;
+	agent?: string;
+	at: number;
+}
+
+function eventTime(value: unknown): number {
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	const parsed = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+	return Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
+}
+
+/**
+ * The record's platform events, oldest first: the service's order is not promised (the
+ * vendor saw streamed events out of order), so they are ordered by `timestamp`; an event
+ * without one keeps its place after those with one. The key tells one event from another
+ * across reads (type, task, agent, time), as the window slides.
+ */
+function platformEvents(record: IDataObject): PlatformEvent[] {
+	const events = Array.isArray(record.events) ? record.events : [];
+	const read = events.flatMap((event, index) => {
+		if (!isPlainObject(event)) return [];
+		const type = text(event.type);
+		if (!type) return [];
+		const task = text(event.task_name);
+		const agent = text(event.agent_role);
+		const stamp = typeof event.timestamp === 'number' || typeof event.timestamp === 'string' ? String(event.timestamp) : '';
+		return [{ key: [type, task ?? '', agent ?? '', stamp].join('|'), type, task, agent, at: eventTime(event.timestamp), index }];
+	});
+	read.sort((a, b) => (a.at === b.at ? a.index - b.index : a.at < b.at ? -1 : 1));
+	return read.map(({ key, type, task, agent, at }) => ({ key, type, task, agent, at }));
 }
 
 /** The tasks a finished run's record lists: `result.tasks[]` (documented dialect). */
@@ -63,29 +134,65 @@ function listedTasks(record: IDataObject): string[] {
 	});
 }
 
-/** Every task this record shows as finished that no earlier record did, in the order they ran. */
-function newlyFinishedTasks(record: IDataObject, state: CrewState, memory: ProgressMemory): Array<Extract<ProgressEvent, { kind: 'taskFinished' }>> {
+/** Every task this record shows as finished that no earlier record did, in the order they ran; and the platform events now told. */
+function newlyFinishedTasks(
+	record: IDataObject,
+	state: CrewState,
+	memory: ProgressMemory,
+): { finished: Array<Extract<ProgressEvent, { kind: 'taskFinished' }>>; seenEvents: string[] } {
 	const finished: Array<Extract<ProgressEvent, { kind: 'taskFinished' }>> = [];
 	const known = new Set(memory.finishedTasks);
-	const add = (task: string, completedTasks?: number, totalTasks?: number) => {
-		if (known.has(task)) return;
+	const add = (task: string, completedTasks?: number, totalTasks?: number, agent?: string) => {
 		known.add(task);
-		finished.push({ kind: 'taskFinished', task, ...(completedTasks !== undefined ? { completedTasks } : {}), ...(totalTasks !== undefined ? { totalTasks } : {}) });
+		finished.push({
+			kind: 'taskFinished',
+			task,
+			...(agent ? { agent } : {}),
+			...(completedTasks !== undefined ? { completedTasks } : {}),
+			...(totalTasks !== undefined ? { totalTasks } : {}),
+		});
 	};
+	const addOnce = (task: string, completedTasks?: number, totalTasks?: number) => {
+		if (!known.has(task)) add(task, completedTasks, totalTasks);
+	};
+	const progress = readProgress(record);
+	const totalTasks = progress?.unit === 'task' && progress.total !== null ? progress.total : undefined;
+
+	// The live platform lists its recent events: each `task_completed` is told once, by its
+	// key, even when a flow runs a task of the same name again. The count is the tasks seen
+	// finishing so far, shown only while it fits the crew's total.
+	const seenEvents = new Set(memory.seenEvents ?? []);
+	const told: string[] = [];
+	const events = platformEvents(record);
+	for (const event of events) {
+		if (seenEvents.has(event.key)) continue;
+		seenEvents.add(event.key);
+		told.push(event.key);
+		if (event.type !== 'task_completed' || !event.task) continue;
+		const ordinal = memory.finishedTasks.length + finished.length + 1;
+		const fits = totalTasks !== undefined && ordinal <= totalTasks;
+		add(event.task, fits ? ordinal : undefined, fits ? totalTasks : undefined, event.agent);
+	}
 
 	const listed = listedTasks(record);
-	listed.forEach((task, index) => add(task, index + 1, listed.length));
-	// The task the crew was on is done once it works on another one, or the crew completed;
-	// a crew that failed or paused on it did not finish it.
-	const { completed, total } = readCounts(record);
-	const currentTask = text(record.current_task);
-	const movedOn = state === 'completed' || (state === 'running' && currentTask !== undefined && (completed === undefined || completed > (memory.completedTasks ?? 0)));
-	if (memory.currentTask && memory.currentTask !== currentTask && movedOn) {
-		add(memory.currentTask, completed, total);
+	listed.forEach((task, index) => addOnce(task, index + 1, listed.length));
+	// Without events, the task the crew was on is done once it works on another one, or the
+	// crew completed; a crew that failed or paused on it did not finish it. With events the
+	// platform says so itself, and guessing as well could tell a task twice.
+	if (!Array.isArray(record.events) && progress?.unit !== 'step') {
+		const completed = progress?.completed ?? undefined;
+		const currentTask = progress?.current ?? undefined;
+		const movedOn = state === 'completed' || (state === 'running' && currentTask !== undefined && (completed === undefined || completed > (memory.completedTasks ?? 0)));
+		if (memory.currentTask && memory.currentTask !== currentTask && movedOn) {
+			// Its place is after the tasks done when it was current, not the record's count:
+			// a slow read may find the crew a task or two further on.
+			const ordinal = memory.completedTasks !== undefined ? memory.completedTasks + 1 : completed;
+			addOnce(memory.currentTask, ordinal, ordinal !== undefined ? totalTasks : undefined);
+		}
 	}
 	const lastTask = isPlainObject(record.last_executed_task) ? text(record.last_executed_task.name) : undefined;
-	if (lastTask) add(lastTask);
-	return finished;
+	if (lastTask) addOnce(lastTask);
+	return { finished, seenEvents: [...(memory.seenEvents ?? []), ...told].slice(-SEEN_EVENTS_KEPT) };
 }
 
 /**
@@ -96,7 +203,8 @@ function newlyFinishedTasks(record: IDataObject, state: CrewState, memory: Progr
  */
 export function progressEvents(memory: ProgressMemory, status: CrewStatus): { events: ProgressEvent[]; memory: ProgressMemory } {
 	const record = status.response;
-	const events: ProgressEvent[] = [...newlyFinishedTasks(record, status.state, memory)];
+	const { finished, seenEvents } = newlyFinishedTasks(record, status.state, memory);
+	const events: ProgressEvent[] = [...finished];
 	if (status.state !== memory.state) {
 		const state: ProgressEvent = { kind: 'state', state: status.state };
 		if (status.state === 'failed' && status.error) state.reason = status.error;
@@ -104,20 +212,21 @@ export function progressEvents(memory: ProgressMemory, status: CrewStatus): { ev
 		events.push(state);
 	}
 	const stillGoing = status.state === 'pending' || status.state === 'running';
-	const activity = stillGoing ? readActivity(record) : undefined;
+	const activity = stillGoing ? readActivity(record, status.state) : undefined;
 	if (activity && activity !== memory.activity) events.push({ kind: 'activity', text: activity });
 	if (status.state === 'completed' && status.result !== null) events.push({ kind: 'finalAnswer', result: status.result });
 
-	const finishedTasks = [...memory.finishedTasks, ...events.flatMap((event) => (event.kind === 'taskFinished' ? [event.task] : []))];
-	const { completed } = readCounts(record);
+	const finishedTasks = [...memory.finishedTasks, ...finished.map((event) => event.task)];
+	const progress = readProgress(record);
 	return {
 		events,
 		memory: {
 			state: status.state,
 			activity: activity ?? memory.activity,
-			currentTask: text(record.current_task),
-			completedTasks: completed ?? memory.completedTasks,
+			currentTask: progress?.current ?? undefined,
+			completedTasks: progress?.completed ?? memory.completedTasks,
 			finishedTasks,
+			...(seenEvents.length > 0 ? { seenEvents } : {}),
 		},
 	};
 }
@@ -132,22 +241,47 @@ const STATE_WORDS: Record<CrewState, string> = {
 };
 
 /**
- * One event as a line of text for a chat or a streamed response. The final answer
- * is the crew's own text, unchanged, so a client can show it as the answer.
+ * The end of a progress line. n8n's chat renders Markdown (markdown-it, CommonMark),
+ * where a single newline joins lines into one paragraph: two spaces before it make it
+ * a hard break there, and read as nothing in plain text (a streamed Webhook's client).
  */
-export function progressText(kickoffId: string, event: ProgressEvent): string {
+export const LINE_END = '  \n';
+/** A blank line: it ends the progress, so the crew's answer that follows is a paragraph of its own. */
+export const BEFORE_ANSWER = '\n\n';
+
+/**
+ * One event as a line of text for a chat or a streamed response. The kickoff ID is
+ * named when given (the first state line a person reads; see progressLines). The
+ * line of a completed crew ends with a blank line, so the final answer, the crew's
+ * own text unchanged, stands apart as the answer.
+ */
+export function progressText(kickoffId: string | undefined, event: ProgressEvent): string {
 	switch (event.kind) {
 		case 'state': {
+			const named = kickoffId ? ` (kickoff ID ${kickoffId})` : '';
 			const detail = event.reason ? `: ${event.reason}` : event.taskId ? ` on task ${event.taskId}` : '';
-			return `The crew ${STATE_WORDS[event.state]} (kickoff ID ${kickoffId})${detail}\n`;
+			return `The crew ${STATE_WORDS[event.state]}${named}${detail}${event.state === 'completed' ? BEFORE_ANSWER : LINE_END}`;
 		}
 		case 'activity':
-			return `${event.text}\n`;
+			return `${event.text}${LINE_END}`;
 		case 'taskFinished': {
+			const by = event.agent ? ` by ${event.agent}` : '';
 			const counts = event.completedTasks !== undefined && event.totalTasks !== undefined ? ` (${event.completedTasks} of ${event.totalTasks})` : '';
-			return `Task finished: ${event.task}${counts}\n`;
+			return `Task finished: ${event.task}${by}${counts}${LINE_END}`;
 		}
 		case 'finalAnswer':
 			return event.result;
 	}
+}
+
+/**
+ * The lines one more status record adds, and what to remember for the next. The
+ * kickoff ID is named once, on the state line of the first record (every first
+ * record has one): later lines need not repeat what the person has read.
+ */
+export function progressLines(kickoffId: string, memory: ProgressMemory, status: CrewStatus): { lines: string[]; memory: ProgressMemory } {
+	const first = memory.state === undefined;
+	const next = progressEvents(memory, status);
+	const lines = next.events.map((event) => progressText(first && event.kind === 'state' ? kickoffId : undefined, event));
+	return { lines, memory: next.memory };
 }

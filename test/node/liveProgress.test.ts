@@ -66,20 +66,27 @@ describe('Kickoff and Wait streams the crew\'s progress when the execution strea
 		expect(chunks[0]).toEqual({ type: 'begin' });
 		expect(chunks.at(-1)).toEqual({ type: 'end' });
 		expect(chunks.at(-2)).toEqual({ type: 'item', content: 'Crew finished: topic=AI' });
-		expect(chunks.at(-3)).toEqual({ type: 'item', content: `The crew completed (kickoff ID ${run.kickoffId})\n` });
-		const texts = chunks.slice(1, -1).map((chunk) => chunk.content);
-		expect(texts).toContain(`The crew is running (kickoff ID ${run.kickoffId})\n`);
+		expect(chunks.at(-3)).toEqual({ type: 'item', content: 'The crew completed\n\n' });
+		const texts = chunks.slice(1, -1).map((chunk) => chunk.content ?? '');
+		// Read as one text, as n8n's chat shows it: the kickoff ID once, on the first line; each
+		// progress line ends with a Markdown hard break; the answer after a blank line, last.
+		const whole = texts.join('');
+		expect(texts[0]).toMatch(new RegExp(`^The crew (is queued|is running) \\(kickoff ID ${run.kickoffId}\\)  \n$`));
+		expect(whole.split(run.kickoffId)).toHaveLength(2);
+		expect(texts.slice(0, -2).every((text) => text.endsWith('  \n'))).toBe(true);
+		expect(whole.endsWith('The crew completed\n\nCrew finished: topic=AI')).toBe(true);
+		expect(whole.match(/The crew is running/g)).toHaveLength(1);
 		if (recordShape === 'contract') {
 			// Every task by name, in the order the crew ran them, each once.
-			expect(texts.filter((text) => text?.startsWith('Task finished:'))).toEqual([
-				'Task finished: research_task (1 of 3)\n',
-				'Task finished: analysis_task (2 of 3)\n',
-				'Task finished: report_task (3 of 3)\n',
+			expect(texts.filter((text) => text.startsWith('Task finished:'))).toEqual([
+				'Task finished: research_task (1 of 3)  \n',
+				'Task finished: analysis_task (2 of 3)  \n',
+				'Task finished: report_task (3 of 3)  \n',
 			]);
-			expect(texts).toContain('Working on analysis_task (1 of 3 tasks done)\n');
+			expect(texts).toContain('Working on analysis_task (1 of 3 tasks done)  \n');
 		} else {
-			expect(texts).toContain('Working on task 2 of 3\n');
-			expect(texts).toContain('Task finished: report\n');
+			expect(texts).toContain('Working on task 2 of 3  \n');
+			expect(texts).toContain('Task finished: report  \n');
 		}
 		// Progress reached the stream while the crew was still running; the answer once it had completed.
 		expect(seen.filter(({ chunk, crewState }) => chunk.type === 'item' && (crewState === 'running' || crewState === 'pending')).length).toBeGreaterThanOrEqual(3);
@@ -111,7 +118,8 @@ describe('Kickoff and Wait streams the crew\'s progress when the execution strea
 		const [run] = crew.service.runs;
 		const chunks = chunksByItem(seen).get(0) ?? [];
 		expect(chunks.slice(-2)).toEqual([
-			{ type: 'item', content: `The crew failed (kickoff ID ${run.kickoffId}): Task execution failed: invalid API key\n` },
+			// The kickoff ID was named on the first line; the item's error names it again.
+			{ type: 'item', content: 'The crew failed: Task execution failed: invalid API key  \n' },
 			{ type: 'end' },
 		]);
 		expect(chunks.filter((chunk) => chunk.content?.includes('invalid API key'))).toHaveLength(1);
@@ -158,7 +166,7 @@ describe('Wait By: Callback streams its first phase (polling before it parks)', 
 		expect(execution.waitTill).toBeInstanceOf(Date);
 		const chunks = chunksByItem(seen).get(0) ?? [];
 		expect(chunks[0]).toEqual({ type: 'begin' });
-		expect(chunks.map((chunk) => chunk.content)).toContain(`The crew is running (kickoff ID ${run.kickoffId})\n`);
+		expect(chunks[1]?.content).toMatch(new RegExp(`^The crew (is queued|is running) \\(kickoff ID ${run.kickoffId}\\)  \n$`));
 		expect(chunks.slice(-2)).toEqual([
 			{ type: 'item', content: expect.stringMatching(new RegExp(`^The crew is still running \\(kickoff ID ${run.kickoffId}\\)\\. This execution now waits for the crew to call back; its result will not stream here`)) },
 			{ type: 'end' },

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { CrewStatus } from '../../../records/crewStatus';
-import { NOTHING_SEEN, progressEvents, progressText } from '../../../waiting/crewProgress';
+import { NOTHING_SEEN, progressLines } from '../../../waiting/crewProgress';
 import type { ProgressMemory } from '../../../waiting/crewProgress';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import type { ItemOutcome } from '../itemResults/operationTools';
@@ -66,9 +66,9 @@ export function liveProgress(context: IExecuteFunctions): LiveProgress {
 	};
 	return {
 		onStatus: async (kickoff, status) => {
-			const { events, memory } = progressEvents(await begun(kickoff.itemIndex), status);
+			const { lines, memory } = progressLines(kickoff.kickoffId, await begun(kickoff.itemIndex), status);
 			memories.set(kickoff.itemIndex, memory);
-			for (const event of events) await send('item', kickoff.itemIndex, progressText(kickoff.kickoffId, event));
+			for (const line of lines) await send('item', kickoff.itemIndex, line);
 		},
 		finish: async (kickoff, outcome) => {
 			const told = memories.get(kickoff.itemIndex)?.state;

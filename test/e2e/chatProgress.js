@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+'use strict';
+// Live progress as a person reads it in n8n's own hosted chat page: a public Chat Trigger
+// (hosted chat, response mode Streaming) → Kickoff and Wait on a 6 s crew of three tasks,
+// driven in Debian's Chromium. The page loads n8n's chat widget (@n8n/chat) from a CDN this
+// machine cannot reach; lib/chatWidget.js serves a pinned release of it instead.
+//
+//   node test/e2e/chatProgress.js [--n8n 2|1|1,2|all] [--dialect documented|live] [--docs] [--keep]
+//
+//   --n8n      which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
+//   --dialect  the reference service's dialect (default documented; live: as the field notes'
+//              live section, progress and events in the status record)
+//   --docs  also writes docs/chat-progress.png from the first major's run
+//   --keep  keep the temporary folder (user folder, n8n logs) and print its path
+//
+// Per major: `n8n start` with workflows/chat/chat-progress.json published, the hosted chat
+// page opened, a message typed and sent, and in the rendered page:
+//   progress lines appear while the crew runs, before its answer;
+//   the crew's message ends as two paragraphs: the progress, one line per thing (the kickoff ID
+//     once, on the first line; each task finished once, by name; no "Task is Running"), each
+//     line drawn below the one before; then the crew's answer, last, below the progress;
+//   no token in the page.
+// Screenshots in test/e2e/screenshots/. Ends with "N passed, N failed"; exits 1 when anything failed.
+//
+// Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core); the npm
+// registry once, for the pinned @n8n/chat (kept in the e2e cache).
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
+const { waitForWebhook } = require('./queue/stack');
+const { prepare } = require('./lib/stack');
+const { freePort } = require('./lib/n8n');
+const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { versionInfo } = require('./lib/install');
+const { launch } = require('./lib/browser');
+const { serveChatWidget, CHAT } = require('./lib/chatWidget');
+const { say } = require('./lib/report');
+const { assertNoToken } = require('./tests');
+
+const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'chat', 'chat-progress.json');
+const SHOTS = path.join(__dirname, 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', 'docs');
+const TOPIC = 'AI agents in customer support';
+// What the workflow's meta asks the reference crew to answer.
+const ANSWER = `Report on ${TOPIC}: three findings, each with its source.`;
+const UI_TIMEOUT = 60000;
+
+/** The newest bot message as the page shows it: its text, and its paragraphs with each drawn line. */
+async function readBotMessage(page) {
+	// The typing indicator is a bot message too, drawn after the one that streams.
+	const messages = page.locator('.chat-message-from-bot:not(.chat-message-typing)');
+	if ((await messages.count()) === 0) return null;
+	return messages.last().evaluate((message) => {
+		const doc = message.ownerDocument;
+		const SHOW_TEXT = 4; // NodeFilter.SHOW_TEXT
+		const markdown = message.querySelector('.chat-message-markdown') ?? message;
+		const paragraphs = [...markdown.children].map((block) => {
+			// Each text node's box: lines split by <br> are separate text nodes, one under the other.
+			const lines = [];
+			const walker = doc.createTreeWalker(block, SHOW_TEXT);
+			for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+				const text = node.textContent.trim();
+				if (text === '') continue;
+				const range = doc.createRange();
+				range.selectNodeContents(node);
+				const box = range.getBoundingClientRect();
+				lines.push({ text, top: box.top, bottom: box.bottom });
+			}
+			const box = block.getBoundingClientRect();
+			return { tag: block.tagName.toLowerCase(), text: block.innerText, breaks: block.querySelectorAll('br').length, top: box.top, bottom: box.bottom, lines };
+		});
+		return { text: markdown.innerText, html: markdown.innerHTML, paragraphs };
+	});
+}
+
+async function suite({ major, report, root, packed, docs, docsWritten, dialect = 'documented' }) {
+	let stack;
+	let browser;
+	const label = `hosted chat, n8n ${versionInfo(major).version}${dialect === 'documented' ? '' : `, ${dialect} dialect`}`;
+	const check = (name, fn) => report.check(label, name, fn);
+	const ctx = {};
+	try {
+		const ready = await check('n8n start with the public hosted chat (streaming) → Kickoff and Wait published', async () => {
+			const port = await freePort();
+			ctx.baseUrl = `http://127.0.0.1:${port}`;
+			const workflow = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+			stack = await prepare({
+				major,
+				root,
+				packed,
+				log: (m) => say(`  ${m}`),
+				editWorkflows: (workflows) => {
+					for (const k of Object.keys(workflows)) delete workflows[k];
+					workflows.chat = workflow;
+				},
+			});
+			const { id } = stack.workflows.chat;
+			await stack.n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
+			await stack.n8n.start({ env: { N8N_PORT: String(port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
+			await stack.n8n.setupOwner();
+			ctx.chatPath = `${workflow.nodes[0].webhookId}/chat`;
+			await waitForWebhook(ctx.baseUrl, ctx.chatPath, 'POST', stack.n8n.server.proc);
+		});
+		if (!ready) return;
+		const { crew, tokens } = stack;
+		await crew.configure({ recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented', dialect });
+		/** Posts a message as the widget does (n8n's chat protocol) and reads the chunks as they arrive. */
+		const postMessage = async (topic, headers = {}) => {
+			const res = await fetch(`${ctx.baseUrl}/webhook/${ctx.chatPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: JSON.stringify({ action: 'sendMessage', sessionId: `e2e-${topic.replace(/\W/g, '-')}`, chatInput: topic }),
+			});
+			assert.equal(res.status, 200);
+			const arrivals = [];
+			const decoder = new TextDecoder();
+			let pending = '';
+			for await (const part of res.body) {
+				pending += decoder.decode(part, { stream: true });
+				const complete = pending.split('\n');
+				pending = complete.pop();
+				for (const line of complete) if (line.trim() !== '') arrivals.push({ at: Date.now(), chunk: JSON.parse(line) });
+			}
+			const run = (await crew.runs()).find((r) => r.inputs.topic === topic);
+			const items = arrivals.filter((a) => a.chunk.type === 'item');
+			say(`    ${topic}: chunks (from kickoff) ${items.map((a) => `${((a.at - run.createdAt) / 1000).toFixed(1)}s`).join(', ')}; crew ${((run.completesAt - run.createdAt) / 1000).toFixed(1)} s; content-encoding ${res.headers.get('content-encoding')}`);
+			return { run, items };
+		};
+
+		await check('the chat webhook streams: the crew\'s progress chunks reach a client before the crew ends', async () => {
+			// Separates n8n's delivery from the widget's drawing when the page check below fails.
+			const { run, items } = await postMessage('chat webhook');
+			assert.ok(items.filter((a) => a.at < run.completesAt).length >= 3, `progress chunks before the crew ended: ${items.filter((a) => a.at < run.completesAt).length}`);
+			assert.ok(items.at(-1).at >= run.completesAt);
+		});
+
+		await check('the same with a browser\'s Accept-Encoding (gzip, deflate, br)', async () => {
+			const { run, items } = await postMessage('chat webhook compressed', { 'accept-encoding': 'gzip, deflate, br' });
+			assert.ok(items.filter((a) => a.at < run.completesAt).length >= 3, `progress chunks before the crew ended: ${items.filter((a) => a.at < run.completesAt).length}`);
+		});
+
+		browser = await launch();
+		const page = await browser.newPage({ viewport: { width: 900, height: 820 } });
+		const shot = async (name) => {
+			fs.mkdirSync(SHOTS, { recursive: true });
+			const file = path.join(SHOTS, `n8n${major}-chat-${name}.png`);
+			await page.screenshot({ path: file });
+			say(`    screenshot ${path.relative(process.cwd(), file)}`);
+			return file;
+		};
+
+		const sent = await check(`the hosted chat page loads n8n's chat widget (${CHAT.name} ${CHAT.version}, served locally) and sends a message`, async () => {
+			await serveChatWidget(page);
+			const res = await page.goto(`${ctx.baseUrl}/webhook/${ctx.chatPath}`);
+			assert.equal(res.status(), 200);
+			const input = page.locator('[data-test-id="chat-input"]');
+			await input.waitFor({ timeout: UI_TIMEOUT });
+			await input.fill(TOPIC);
+			await input.press('Enter');
+			await page.locator('.chat-message-from-user', { hasText: TOPIC }).waitFor({ timeout: UI_TIMEOUT });
+		});
+		if (!sent) return;
+
+		await check('progress lines show while the crew runs, the answer once it has ended', async () => {
+			// Sampled as the page draws them: what a person sees while waiting.
+			const samples = [];
+			const deadline = Date.now() + 90000;
+			for (;;) {
+				const message = await readBotMessage(page);
+				if (message) samples.push({ at: Date.now(), text: message.text });
+				if (message?.text.includes(ANSWER)) break;
+				if (Date.now() > deadline) throw new Error(`no answer in the chat within 90 s; last: ${JSON.stringify(message?.text ?? null)}`);
+				await page.waitForTimeout(200);
+			}
+			const run = (await crew.runs()).find((r) => r.inputs.topic === TOPIC);
+			assert.ok(run, 'no crew run for the message');
+			ctx.run = run;
+			const whileRunning = samples.filter((s) => s.at < run.completesAt && /Task finished: research_task/.test(s.text));
+			assert.ok(whileRunning.length > 0, `no progress line was drawn before the crew ended: ${JSON.stringify(samples.map((s) => s.text.slice(0, 80)))}`);
+			assert.ok(whileRunning.every((s) => !s.text.includes(ANSWER)), 'the answer was drawn before the crew ended');
+			// Before the crew's message exists, the newest bot message is the widget's greeting.
+			const first = samples.find((s) => s.text.startsWith('The crew'));
+			say(`    first line drawn ${((first.at - run.createdAt) / 1000).toFixed(1)} s after the kickoff; the crew ran ${((run.completesAt - run.createdAt) / 1000).toFixed(1)} s`);
+		});
+		if (!ctx.run) return;
+
+		await check('the crew\'s message: the progress one line per thing (kickoff ID once, each task once), then the answer as its own paragraph, last', async () => {
+			await page.waitForTimeout(500); // the stream's end: nothing may follow the answer
+			const message = await readBotMessage(page);
+			say(`    rendered: ${message.html.replace(/\n/g, ' ').slice(0, 700)}`);
+			const blocks = message.paragraphs;
+			assert.deepEqual(
+				blocks.map((b) => b.tag),
+				['p', 'p'],
+				`two paragraphs expected, got ${JSON.stringify(blocks.map((b) => [b.tag, b.text]))}`,
+			);
+			const [progress, answer] = blocks;
+			assert.equal(answer.text.trim(), ANSWER);
+			const lines = progress.lines.map((l) => l.text);
+			const kickoffId = ctx.run.kickoffId;
+			assert.match(lines[0], new RegExp(`^The crew (is queued|is running) \\(kickoff ID ${kickoffId}\\)$`));
+			assert.equal(message.text.split(kickoffId).length, 2, 'the kickoff ID is named once');
+			assert.equal(progress.breaks, lines.length - 1, `one <br> between lines: ${JSON.stringify(lines)}`);
+			// The live record's events name the agent too: "Task finished: research_task by Researcher (1 of 3)".
+			const finished = lines.filter((l) => l.startsWith('Task finished:'));
+			assert.equal(finished.length, 3, JSON.stringify(lines));
+			['research_task', 'analysis_task', 'report_task'].forEach((task, i) => assert.match(finished[i], new RegExp(`^Task finished: ${task}( by [^()]+)? \\(${i + 1} of 3\\)$`)));
+			assert.equal(lines.filter((l) => /^Task is /.test(l)).length, 0, 'a status message that repeats the state is no line');
+			assert.equal(lines.at(-1), 'The crew completed');
+			assert.equal(lines.filter((l) => l.startsWith('The crew is running')).length, 1);
+			assert.equal(new Set(lines).size, lines.length, `a line said twice: ${JSON.stringify(lines)}`);
+			// Drawn as separate lines, each below the one before, and the answer below them all.
+			for (let i = 1; i < progress.lines.length; i++) {
+				assert.ok(progress.lines[i].top >= progress.lines[i - 1].bottom - 1, `line ${i + 1} is not drawn below line ${i}: ${JSON.stringify(progress.lines.slice(i - 1, i + 1))}`);
+			}
+			assert.ok(answer.top > progress.bottom, 'the answer is drawn below the progress');
+			assertNoToken(message.html, tokens, 'the chat page');
+			say(`    lines: ${JSON.stringify(lines)}`);
+			const file = await shot('progress');
+			if (docs && !docsWritten.done) {
+				fs.mkdirSync(DOCS, { recursive: true });
+				fs.copyFileSync(file, path.join(DOCS, 'chat-progress.png'));
+				docsWritten.done = true;
+				say(`    docs screenshot ${path.relative(process.cwd(), path.join(DOCS, 'chat-progress.png'))}`);
+			}
+		});
+	} finally {
+		if (browser) await browser.close().catch(() => {});
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+		}
+	}
+}
+
+function parse() {
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, dialect: { type: 'string' }, docs: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	if (values.help) printHeaderAndExit(__filename);
+	const dialect = values.dialect ?? 'documented';
+	if (!['documented', 'live'].includes(dialect)) throw new Error(`--dialect: documented or live, not "${dialect}"`);
+	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep), docs: Boolean(values.docs), dialect };
+}
+
+async function main() {
+	const opts = parse();
+	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'hosted chat', folder: 'chat', suite, extra: { docs: opts.docs, docsWritten: { done: false }, dialect: opts.dialect } });
+}
+
+module.exports = { chatProgressSuite: suite };
+
+if (require.main === module) runMain(main);
