@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { humanInputFields } from '../callbacks/callbackBody';
 import { isPlainObject } from '../records/crewStatus';
 import type { FirstPhaseOutcome } from './firstPhase';
 
@@ -62,6 +63,20 @@ export function callbackStreamField(resumeUrl: string, token: string, deployment
 		realtime: true,
 		authentication: { strategy: 'bearer', token },
 	};
+}
+
+/**
+ * The resume URL as a crew's `humanInputWebhookUrl`: live, a crew that pauses for
+ * human input sends no stream event, so without this call a parked batch whose last
+ * running crew pauses waits out its timeout. The user's own Human Input Webhook URL
+ * wins (their Crew Trigger is told the task; the service calls one URL), and a
+ * flow's human input does not come this way: then nothing is added.
+ */
+export function callbackHumanInputField(body: IDataObject, resumeUrl: string, deployment: 'crew' | 'flow' = 'crew'): IDataObject {
+	const own = body.humanInputWebhookUrl;
+	if (deployment === 'flow' || (typeof own === 'string' && own.trim() !== '')) return {};
+	// No auth: the live call carries none (the stream's bearer token stays in `webhooks` only).
+	return humanInputFields({ url: resumeUrl }, {});
 }
 
 /** What the waiting node remembers about its kickoff (the stack entry's item, see waitByCallback.ts). */

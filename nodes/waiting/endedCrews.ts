@@ -19,6 +19,8 @@ export interface EndedCrews {
 	 */
 	outcomeOf(crewKey: string, notBefore: number, read: () => Promise<WaitOutcome | undefined>): Promise<WaitOutcome | undefined>;
 	forget(crewKeys: readonly string[]): void;
+	/** Replaces what is known of an ended crew: a human-input call names the task a pause read without it. */
+	remember(crewKey: string, outcome: WaitOutcome): void;
 	/** True for the first call that asks for a batch: two calls that both find it complete must not both resume it. */
 	claimResume(batchKey: string): boolean;
 	/** Forgets everything, as a restart does. */
@@ -72,6 +74,12 @@ export function createEndedCrews(now: () => number, maxEntries = MAX_ENTRIES): E
 		},
 		forget(crewKeys) {
 			for (const key of crewKeys) outcomes.delete(key);
+		},
+		remember(crewKey, outcome) {
+			if (!ended(outcome)) return;
+			outcomes.delete(crewKey);
+			outcomes.set(crewKey, { outcome, at: now() });
+			prune(outcomes, (value: { at: number }) => value.at);
 		},
 		claimResume(batchKey) {
 			prune(claims, (at: number) => at);

@@ -65,3 +65,16 @@ export function pausedNextStep(kickoffId: string, taskId: string | null): string
 export function pausedFromNotFound(status: CrewStatus, taskId: string | null = null): CrewStatus {
 	return { ...status, state: 'paused', result: null, result_json: null, error: null, task_id: taskId, next_step: pausedNextStep(status.kickoff_id, taskId) };
 }
+
+/**
+ * A status read that confirms a human-input call (Wait By: Callback): the call says
+ * the run paused on `taskId`, so NOT FOUND here is that pause, whatever the wait saw
+ * before; a paused record without a task gets the call's. Any other record is the
+ * service's word over the call's (a run still running, or one that ended since).
+ */
+export function pauseOfHumanInputCall(status: CrewStatus, taskId: string | null): CrewStatus {
+	if (status.state === 'not_found') return pausedFromNotFound(status, taskId);
+	if (status.state !== 'paused' || status.task_id || !taskId) return status;
+	// A pause this node read from NOT FOUND carries its advice, which names the task once it is known.
+	return 'next_step' in status ? pausedFromNotFound(status, taskId) : { ...status, task_id: taskId };
+}

@@ -62,6 +62,32 @@ export function callerOf(entries: readonly ParkedEntry[], authorization: unknown
 	return undefined;
 }
 
+/** What a call to the resume URL without a crew's token says, if it is a human-input call. */
+export type HumanInputCall =
+	/** About a crew this batch awaits: confirm the pause with a status read. */
+	| { kind: 'awaited'; caller: ParkedEntry & { kind: 'awaited' }; taskId: string | null }
+	/** A human-input call about no crew of this batch: refused, nothing is read. */
+	| { kind: 'unknownKickoff' };
+
+function idText(value: unknown): string | undefined {
+	return typeof value === 'number' ? String(value) : text(value);
+}
+
+/**
+ * Reads a call as the live service's human-input call, `{kickoff_id, execution_id,
+ * task_id, task_output, meta}`, which carries no Authorization (field notes, live
+ * section): undefined for any other body (a stream call has `events` or a `type`).
+ * Nothing authenticates it, so all it may do is name a crew this batch awaits, whose
+ * pause a status read then confirms. The documented call has only `execution_id`.
+ */
+export function readHumanInputCall(body: unknown, awaited: ReadonlyArray<ParkedEntry & { kind: 'awaited' }>): HumanInputCall | undefined {
+	if (!isPlainObject(body) || 'events' in body || 'type' in body) return undefined;
+	const kickoffId = idText(body.kickoff_id) ?? idText(body.execution_id);
+	if (!kickoffId || !('task_id' in body)) return undefined;
+	const caller = awaited.find((entry) => entry.kickoffId === kickoffId);
+	return caller ? { kind: 'awaited', caller, taskId: idText(body.task_id) ?? null } : { kind: 'unknownKickoff' };
+}
+
 /**
  * The other awaited crews, in the order a call reads them: from the item after
  * the caller's, round to the one before. Every call starts somewhere else, so

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IWebhoo
 
 import { createCancellableSleep } from '../../../waiting/cancellableSleep';
 import {
+	callbackHumanInputField,
 	callbackRefusal,
 	callbackStreamField,
 	firstPhaseDeadline,
@@ -19,9 +20,9 @@ import type { AwaitedKickoff } from '../../../waiting/callbackWait';
 import { mapWithConcurrency } from '../../../waiting/concurrency';
 import { createEndedCrews, crewKey } from '../../../waiting/endedCrews';
 import { watchFirstPhase } from '../../../waiting/firstPhase';
-import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../../waiting/parkedBatch';
+import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readHumanInputCall, readParkedEntry } from '../../../waiting/parkedBatch';
 import type { ParkedEntry } from '../../../waiting/parkedBatch';
-import { pausedFromNotFound } from '../../../waiting/notFound';
+import { pausedFromNotFound, pauseOfHumanInputCall } from '../../../waiting/notFound';
 import { createPollPolicy } from '../../../waiting/pollPolicy';
 import { getCrewConnection } from '../../transport';
 import type { CrewConnection, CrewContext } from '../../transport';
@@ -64,9 +65,17 @@ async function waitFor(
 	deadline: number,
 	tools: OperationTools,
 	deployment: DeploymentKind,
+	/** A human-input call's task: the reads confirm that pause (NOT FOUND is it). */
+	humanInputTask?: { taskId: string | null },
 ): Promise<WaitOutcome> {
+	const read = statusReader(context, connection, pollIntervalMs, deployment);
 	const [outcome] = await waitForCompletion([kickoff], createPollPolicy(pollIntervalMs), deadline, {
-		readStatus: statusReader(context, connection, pollIntervalMs, deployment),
+		readStatus: humanInputTask
+			? async (running) => {
+					const reading = await read(running);
+					return reading.kind === 'status' ? { ...reading, status: pauseOfHumanInputCall(reading.status, humanInputTask.taskId) } : reading;
+				}
+			: read,
 		now: tools.now,
 		sleep: tools.sleep,
 		isCancelled: tools.isCancelled,
@@ -105,7 +114,7 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		const token = newCallbackToken();
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment) }, tools.sleep);
+		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep);
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: tools.now() }, tokenHash: hashCallbackToken(token) };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
@@ -284,16 +293,25 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 	const awaited = readAwaitedCrews(this);
 	if (awaited.length === 0) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
 	const authorization = this.getHeaderData().authorization;
-	const caller = callerOf(awaited, authorization);
-	if (!caller) return answer(this, 401, { error: 'invalid callback token' });
-	const verdict = readCallback({ body: this.getBodyData(), authorization }, caller);
-	if (verdict.kind === 'rejected') return answer(this, verdict.statusCode, { error: verdict.reason });
-	if (verdict.kind === 'notFinal') return { webhookResponse: { received: true } };
+	let caller = callerOf(awaited, authorization);
+	// Without a crew's token, only the live human-input call may be heard: it carries none (README, Wait By: Callback).
+	const humanInput = caller ? undefined : readHumanInputCall(this.getBodyData(), awaited);
+	if (humanInput?.kind === 'awaited') caller = humanInput.caller;
+	if (!caller) return answer(this, 401, { error: humanInput ? 'the call names no crew this execution waits for' : 'invalid callback token' });
+	let eventType = 'crew_kickoff_completed';
+	if (!humanInput) {
+		const verdict = readCallback({ body: this.getBodyData(), authorization }, caller);
+		if (verdict.kind === 'rejected') return answer(this, verdict.statusCode, { error: verdict.reason });
+		if (verdict.kind === 'notFinal') return { webhookResponse: { received: true } };
+		eventType = verdict.eventType;
+	}
+	const pausedTask = humanInput?.kind === 'awaited' ? { taskId: humanInput.taskId } : undefined;
+	const awaitedCaller = caller;
 
 	// Every read below starts after this call arrived, so after its crew's end: never one that predates it.
 	const arrivedAt = Date.now();
 	// A flow's end event was asked for only by a flow's kickoff: the batch's records are a flow's (flow_state).
-	const deployment: DeploymentKind = isFlowEndEvent(verdict.eventType) ? 'flow' : 'crew';
+	const deployment: DeploymentKind = isFlowEndEvent(eventType) ? 'flow' : 'crew';
 	const node = this.getNode();
 	const outcomes = new Map<number, ItemOutcome>();
 	let batchKey = awaited[0].kickoffId;
@@ -308,17 +326,24 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 
 		// startedAt one interval back: the first read is at once.
 		const confirm = async () => {
-			const readNow = { ...kickoffOf(caller), startedAt: now() - CONFIRM_POLL_MS };
+			const readNow = { ...kickoffOf(awaitedCaller), startedAt: now() - CONFIRM_POLL_MS };
 			const tools: OperationTools = { now, sleep: createCancellableSleep(undefined), isCancelled: () => false };
-			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools, deployment);
+			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools, deployment, pausedTask);
 			return confirmed.kind === 'timedOut' ? undefined : confirmed;
 		};
-		if (awaited.length > 1 && endedCrews.ended(keyOf(caller.kickoffId))) {
+		const known = endedCrews.ended(keyOf(caller.kickoffId));
+		// A pause another call read as NOT FOUND, now with the task the human-input call names.
+		if (pausedTask && known?.kind === 'paused') endedCrews.remember(keyOf(caller.kickoffId), { kind: 'paused', status: pauseOfHumanInputCall(known.status, pausedTask.taskId) });
+		if (awaited.length > 1 && known) {
 			// Its end was already received here, and the call that read it checked the batch then; every crew
 			// that ended since calls too. A repeat costs no read.
 			return answer(this, 200, { received: true, resumed: false, reason: 'this crew\'s end was already received' });
 		}
 		const own = await endedCrews.outcomeOf(keyOf(caller.kickoffId), arrivedAt, confirm);
+		if (!own && pausedTask) {
+			// The call was a hint (it carries no secret): the service, read after it, says the crew still runs.
+			return answer(this, 202, { received: true, resumed: false, reason: 'the crew service does not report the crew as paused' });
+		}
 		if (!own) {
 			// The service says the crew is still running: the timeout decides (README, Wait By: Callback).
 			return answer(this, 202, { received: true, resumed: false, reason: 'the crew service still reports the crew as running' });
