@@ -281,7 +281,10 @@ function batchOutput(node: INode, entries: readonly ParkedEntry[], outcomes: Rea
 
 /**
  * A call to the resume URL. It is checked against the crew its token belongs to;
- * an authentic end is confirmed by a status read of that crew; then the call reads
+ * an authentic end is confirmed by a status read of that crew. The live human-input
+ * call has no token: it is heard only when it names an awaited crew, and the read
+ * must confirm the pause (NOT FOUND, or paused), which ends that crew with the
+ * call's task id. Then the call reads
  * the other crews still awaited, stopping at the first still running (answered 200,
  * the execution keeps waiting). The call that finds every crew ended resumes the
  * execution with exactly polling's output for the same crews. Since the service
@@ -293,10 +296,10 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 	const awaited = readAwaitedCrews(this);
 	if (awaited.length === 0) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
 	const authorization = this.getHeaderData().authorization;
-	let caller = callerOf(awaited, authorization);
+	const tokenCaller = callerOf(awaited, authorization);
 	// Without a crew's token, only the live human-input call may be heard: it carries none (README, Wait By: Callback).
-	const humanInput = caller ? undefined : readHumanInputCall(this.getBodyData(), awaited);
-	if (humanInput?.kind === 'awaited') caller = humanInput.caller;
+	const humanInput = tokenCaller ? undefined : readHumanInputCall(this.getBodyData(), awaited);
+	const caller = tokenCaller ?? (humanInput?.kind === 'awaited' ? humanInput.caller : undefined);
 	if (!caller) return answer(this, 401, { error: humanInput ? 'the call names no crew this execution waits for' : 'invalid callback token' });
 	let eventType = 'crew_kickoff_completed';
 	if (!humanInput) {
@@ -306,7 +309,6 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		eventType = verdict.eventType;
 	}
 	const pausedTask = humanInput?.kind === 'awaited' ? { taskId: humanInput.taskId } : undefined;
-	const awaitedCaller = caller;
 
 	// Every read below starts after this call arrived, so after its crew's end: never one that predates it.
 	const arrivedAt = Date.now();
@@ -326,7 +328,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 
 		// startedAt one interval back: the first read is at once.
 		const confirm = async () => {
-			const readNow = { ...kickoffOf(awaitedCaller), startedAt: now() - CONFIRM_POLL_MS };
+			const readNow = { ...kickoffOf(caller), startedAt: now() - CONFIRM_POLL_MS };
 			const tools: OperationTools = { now, sleep: createCancellableSleep(undefined), isCancelled: () => false };
 			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools, deployment, pausedTask);
 			return confirmed.kind === 'timedOut' ? undefined : confirmed;
