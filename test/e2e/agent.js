@@ -9,7 +9,7 @@
 //   --editor  also open a Crew tool whose inputs are not loaded yet in the editor (Chromium)
 //   --keep    keep the temporary folder (user folder, n8n logs) and print its path
 //
-// Per major: workflows/agent/crew-agent.json (Manual Trigger → AI Agent with the OpenAI Chat
+// Per major: examples/agent-with-crew-tools.json (Manual Trigger → AI Agent with the OpenAI Chat
 // Model and two Crew tools: "Research Crew", Kickoff and Wait with the inputs as the editor
 // fills them for a Crew tool, and "Research Status", Get Status by $fromAI('kickoff_id')),
 // in copies that differ in the prompt's script and the Research Crew's settings, each run
@@ -30,13 +30,11 @@
 
 const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { loadExample } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 const { startScriptedModel, assembleStream } = require('./lib/scriptedModel');
@@ -44,7 +42,6 @@ const { errorText } = require('./lib/runData');
 const { launch, signIn } = require('./lib/browser');
 const { restClient } = require('./callback');
 
-const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-agent.json');
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const WRONG_CREDENTIAL = { id: 'crewCredWrong001', name: 'Crew (wrong token)' };
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
@@ -65,7 +62,13 @@ function variant(base, suffix, steps, changeCrew = () => {}) {
 }
 
 function loadVariants() {
-	const base = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+	// The example a user imports (examples/agent-with-crew-tools.json), its OpenAI credential and
+	// model the scripted model's.
+	const base = loadExample('agent-with-crew-tools.json', {
+		id: 'e2eAgentCrewTl01',
+		credentials: { openAiApi: OPENAI_CREDENTIAL },
+		set: { 'OpenAI Chat Model': { 'model.value': 'scripted-model' }, 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } },
+	});
 	const research = (...calls) => ({ tool: 'research_crew', calls });
 	return {
 		one: variant(base, 'o1', [research(ASKED)]),
