@@ -3,13 +3,15 @@
 // The Crew node as an AI Agent's tool in a real n8n, with a scripted OpenAI-compatible model
 // (lib/scriptedModel.js) that calls tools only with what their offered schema says.
 //
-//   node test/e2e/agent.js [--n8n 2|1|1,2|all] [--editor] [--keep]
+//   node test/e2e/agent.js [--n8n 2|1|1,2|all] [--editor] [--docs] [--keep]
 //
 //   --n8n     which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
 //   --editor  also open a Crew tool whose inputs are not loaded yet in the editor (Chromium)
+//   --docs    with --editor, on n8n 2.x: also write the docs' screenshots of the agent and its Crew
+//             tool (docs/agent-*.png) from this run's editor
 //   --keep    keep the temporary folder (user folder, n8n logs) and print its path
 //
-// Per major: workflows/agent/crew-agent.json (Manual Trigger → AI Agent with the OpenAI Chat
+// Per major: examples/agent-with-crew-tools.json (Manual Trigger → AI Agent with the OpenAI Chat
 // Model and two Crew tools: "Research Crew", Kickoff and Wait with the inputs as the editor
 // fills them for a Crew tool, and "Research Status", Get Status by $fromAI('kickoff_id')),
 // in copies that differ in the prompt's script and the Research Crew's settings, each run
@@ -36,7 +38,7 @@ const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { loadExample } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 const { startScriptedModel, assembleStream } = require('./lib/scriptedModel');
@@ -44,7 +46,9 @@ const { errorText } = require('./lib/runData');
 const { launch, signIn } = require('./lib/browser');
 const { restClient } = require('./callback');
 
-const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-agent.json');
+const SHOTS = path.join(__dirname, 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', 'docs');
+
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const WRONG_CREDENTIAL = { id: 'crewCredWrong001', name: 'Crew (wrong token)' };
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
@@ -65,7 +69,13 @@ function variant(base, suffix, steps, changeCrew = () => {}) {
 }
 
 function loadVariants() {
-	const base = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+	// The example a user imports (examples/agent-with-crew-tools.json), its OpenAI credential and
+	// model the scripted model's.
+	const base = loadExample('agent-with-crew-tools.json', {
+		id: 'e2eAgentCrewTl01',
+		credentials: { openAiApi: OPENAI_CREDENTIAL },
+		set: { 'OpenAI Chat Model': { 'model.value': 'scripted-model' }, 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } },
+	});
 	const research = (...calls) => ({ tool: 'research_crew', calls });
 	return {
 		one: variant(base, 'o1', [research(ASKED)]),
@@ -92,8 +102,20 @@ function assertNoToken(text, tokens, where) {
 }
 
 /** In the editor: the Crew tool's panel loads the crew's inputs; the saved fields are the model's. */
-async function editorCheck({ stack, check, expected }) {
+async function editorCheck({ stack, check, expected, major, docs }) {
 	let browser;
+	// A screenshot in test/e2e/screenshots/, and with --docs (n8n 2.x) the docs' copy.
+	const shot = async (page, name) => {
+		fs.mkdirSync(SHOTS, { recursive: true });
+		const file = path.join(SHOTS, `n8n${major}-${name}.png`);
+		await page.screenshot({ path: file });
+		say(`    screenshot ${path.relative(process.cwd(), file)}`);
+		if (docs && major === '2') {
+			const doc = path.join(DOCS, `${name}.png`);
+			fs.copyFileSync(file, doc);
+			say(`    docs screenshot ${path.relative(process.cwd(), doc)}`);
+		}
+	};
 	try {
 		await check('the editor fills a Crew tool\'s input fields with the model\'s placeholders, as the sample has them', async () => {
 			const { url } = await stack.n8n.start();
@@ -109,7 +131,10 @@ async function editorCheck({ stack, check, expected }) {
 			await node.dblclick();
 			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'visible' });
 			await page.locator('[data-test-id="resource-mapper-container"]').getByText('current_year').first().waitFor({ state: 'visible' });
+			await shot(page, 'agent-tool');
 			await page.keyboard.press('Escape');
+			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden' });
+			await shot(page, 'agent-workflow');
 			await page.keyboard.press('Control+s');
 			const rest = await restClient(url, owner);
 			const deadline = Date.now() + 30000;
@@ -129,7 +154,7 @@ async function editorCheck({ stack, check, expected }) {
 	}
 }
 
-async function suite({ major, report, root, packed, editor }) {
+async function suite({ major, report, root, packed, editor, docs }) {
 	let stack;
 	let model;
 	const label = `AI Agent tool, n8n ${versionInfo(major).version}`;
@@ -250,7 +275,7 @@ async function suite({ major, report, root, packed, editor }) {
 
 		if (editor) {
 			const sample = workflows.one.nodes.find((n) => n.name === 'Research Crew');
-			await editorCheck({ stack, check, expected: sample.parameters.inputs.value });
+			await editorCheck({ stack, check, expected: sample.parameters.inputs.value, major, docs });
 		}
 	} finally {
 		if (stack) {
@@ -262,14 +287,14 @@ async function suite({ major, report, root, packed, editor }) {
 }
 
 function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, editor: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
+	const { values } = parseArgs({ options: { n8n: { type: 'string' }, editor: { type: 'boolean' }, docs: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
 	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), editor: Boolean(values.editor), keep: Boolean(values.keep) };
+	return { majors: parseMajors(values.n8n), editor: Boolean(values.editor), docs: Boolean(values.docs), keep: Boolean(values.keep) };
 }
 
 async function main() {
 	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'AI Agent tool', folder: 'agent', suite, extra: { editor: opts.editor } });
+	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'AI Agent tool', folder: 'agent', suite, extra: { editor: opts.editor, docs: opts.docs } });
 }
 
 module.exports = { agentSuite: suite };

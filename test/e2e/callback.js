@@ -22,9 +22,9 @@
 //                              Crew Webhook URL and Webhook Secret e2e-secret
 //   kickoff-wrong-secret.json  the same with another secret
 //   (those three are as saved by 0.1.0, type and node version 1: they prove 0.1.0 workflows still work)
-//   stream-trigger.json        Crew Trigger 1.1, type crewCallbackTrigger as the editor adds it now
+//   examples/crew-trigger.json Crew Trigger 1.1, type crewCallbackTrigger as the editor adds it now
 //                              (events: runFinished, Crew Callback API credential) → No-op
-//   stream-kickoff.json        Kickoff 1.1 with Event Stream URL = that trigger's URL, same credential
+//   examples/crew-trigger-kickoff.json  Kickoff 1.1 with Event Stream URL = that trigger's URL, same credential
 //   stream-kickoff-wrong-token.json  the same with a credential holding another bearer token
 //   hitl-trigger.json          Crew Trigger 1.1 (events: humanInput) → Crew Resume (approve) of its kickoff
 //   hitl-kickoff.json          Kickoff 1.1 with Human Input Webhook URL = that trigger's URL, a crew
@@ -52,7 +52,7 @@ const procs = require('./lib/procs');
 const pkg = require('./lib/pkg');
 const { prepare } = require('./lib/stack');
 const { freePort, OWNER } = require('./lib/n8n');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { WORKFLOWS_DIR, loadExample } = require('./lib/fixtures');
 const { items } = require('./lib/runData');
 const { versionInfo } = require('./lib/install');
 const { createReport, say } = require('./lib/report');
@@ -77,7 +77,14 @@ const QUIET_MS = 2000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** workflows/callback/*.json by file name without .json, the triggers' URLs filled in ({placeholder: url}). */
+// The Crew Trigger round trip a user imports (examples/crew-trigger*.json), with the trigger's
+// Production URL where the user pastes it.
+const EXAMPLE_URL_PLACEHOLDER = 'PASTE_THE_CREW_TRIGGER_PRODUCTION_URL_HERE';
+
+/**
+ * workflows/callback/*.json by file name without .json, and the two examples as 'stream-trigger'
+ * and 'stream-kickoff'; the triggers' URLs filled in ({placeholder: url}).
+ */
 function loadCallbackWorkflows(urls = {}) {
 	const out = {};
 	for (const f of fs.readdirSync(CALLBACK_DIR).sort()) {
@@ -86,6 +93,14 @@ function loadCallbackWorkflows(urls = {}) {
 		for (const [placeholder, url] of Object.entries(urls)) text = text.split(placeholder).join(url);
 		out[f.slice(0, -5)] = JSON.parse(text);
 	}
+	const credentials = { crewCallbackApi: CALLBACK_CREDENTIAL };
+	out['stream-trigger'] = loadExample('crew-trigger.json', { id: 'e2eCbStreamTrig1', credentials });
+	out['stream-kickoff'] = loadExample('crew-trigger-kickoff.json', {
+		id: 'e2eCbStreamKick1',
+		credentials,
+		text: urls.__STREAM_TRIGGER_URL__ ? { [EXAMPLE_URL_PLACEHOLDER]: urls.__STREAM_TRIGGER_URL__ } : {},
+		set: { [KICKOFF_NODE]: { 'options.meta': '{"reference": {"durationMs": 1500}}' } },
+	});
 	return out;
 }
 

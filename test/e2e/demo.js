@@ -6,7 +6,7 @@
 //
 // Installs n8n on first use (cache, minutes), packs and installs this package, starts the
 // reference crew service, runs the sample "Kickoff and Wait" workflow
-// (test/e2e/workflows/kickoff-and-wait.json) with `n8n execute`, prints the crew's result,
+// (examples/crew-in-a-workflow.json) with `n8n execute`, prints the crew's result,
 // and tears everything down. Expects dist/ to be built (`npm run build`).
 
 const fs = require('node:fs');

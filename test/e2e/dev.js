@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Dev: a real n8n editor with this package, a reference crew service, credentials and the
-// sample workflows, on loopback, until Ctrl-C.
+// examples a user imports (examples/), on loopback, until Ctrl-C.
 //
 //   node test/e2e/dev.js [--n8n 2|1] [--port 5678] [--duration MS]
 //
@@ -11,6 +11,7 @@
 // The package is packed from dist/ once at start: after `npm run build`, restart dev to load
 // the new build. Everything (user folder, processes) is removed on Ctrl-C.
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const net = require('node:net');
@@ -21,6 +22,25 @@ const procs = require('./lib/procs');
 const { runMain } = require('./lib/cli');
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
+const { loadExample, exampleFiles } = require('./lib/fixtures');
+
+const CALLBACK_CREDENTIAL = { id: 'crewCallbackDev1', name: 'Crew callbacks (dev)' };
+const TRIGGER_EXAMPLE = 'crew-trigger.json';
+const TRIGGER_URL_PLACEHOLDER = 'PASTE_THE_CREW_TRIGGER_PRODUCTION_URL_HERE';
+
+/**
+ * Every example, the Crew credentials filled in, the Crew Trigger's Production URL pasted where
+ * the kickoff example wants it; the OpenAI credential left for the user to pick.
+ */
+function examplesFor(baseUrl) {
+	const trigger = loadExample(TRIGGER_EXAMPLE, { credentials: { crewCallbackApi: CALLBACK_CREDENTIAL } });
+	const { webhookId } = trigger.nodes.find((n) => n.type === 'n8n-nodes-crewai.crewCallbackTrigger');
+	const how = {
+		credentials: { crewCallbackApi: CALLBACK_CREDENTIAL, openAiApi: null },
+		text: { [TRIGGER_URL_PLACEHOLDER]: `${baseUrl}/webhook/${webhookId}/crew` },
+	};
+	return Object.fromEntries(exampleFiles().map((f) => [f.slice(0, -5), loadExample(f, how)]));
+}
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -44,8 +64,23 @@ async function main() {
 
 	say(`Setting up n8n ${major}.x with n8n-nodes-crewai and a reference crew service...`);
 	const crewArgs = values.duration ? ['--duration', values.duration] : [];
-	const stack = await prepare({ major, root, crewArgs, log: (m) => say(`  ${m}`) });
+	const stack = await prepare({
+		major,
+		root,
+		crewArgs,
+		log: (m) => say(`  ${m}`),
+		editWorkflows: (workflows) => {
+			for (const k of Object.keys(workflows)) delete workflows[k];
+			Object.assign(workflows, examplesFor(`http://127.0.0.1:${port}`));
+		},
+	});
 	const { n8n, crew, tokens, workflows } = stack;
+	const callbackToken = crypto.randomBytes(24).toString('hex');
+	await n8n.importCredentials([{ ...CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken: callbackToken } }]);
+	// The Crew Trigger's workflow active before start (2.x publishes, 1.x sets active), so the
+	// kickoff example's event stream reaches it.
+	const triggerId = workflows[TRIGGER_EXAMPLE.slice(0, -5)].id;
+	await n8n.mustCli(major === '1' ? ['update:workflow', `--id=${triggerId}`, '--active=true'] : ['publish:workflow', `--id=${triggerId}`]);
 	say('  starting n8n (about 20-40 s)...');
 	const { url } = await n8n.start({ env: { N8N_PORT: String(port), N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}` } });
 	const owner = await n8n.setupOwner();
@@ -60,9 +95,10 @@ async function main() {
 	say(`  organization token  ${tokens.organization}`);
 	say(`  user token          ${tokens.user}`);
 	say('  credentials in n8n: "Crew (your organization token)", "Crew (user token)", "Crew (wrong token)"');
+	say(`  and "${CALLBACK_CREDENTIAL.name}" (Crew Callback API), bearer token ${callbackToken}`);
 	say('  a kickoff may steer its run with options.meta = {"reference": {"durationMs": 5000, "outcome": "failure"}}');
 	say();
-	say('Sample workflows:');
+	say('Examples (examples/; the agent\'s needs your own OpenAI credential):');
 	for (const wf of Object.values(workflows)) say(`  ${url}/workflow/${wf.id}   ${wf.name}`);
 	say();
 	say(`Package: ${stack.installedAt}`);

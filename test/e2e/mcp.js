@@ -7,7 +7,7 @@
 //
 //   --keep  keep the temporary folder (user folder, n8n logs) and print its path
 //
-// n8n 2.x only (`--n8n` takes 2): workflows/agent/crew-mcp.json (MCP Server Trigger with
+// n8n 2.x only (`--n8n` takes 2): examples/mcp-server.json (MCP Server Trigger with
 // "Research Crew", Kickoff and Wait with the inputs as the editor fills them for a Crew tool)
 // published, `n8n start`, against a crew with three inputs. Checks:
 //   the client lists the tool with the crew's three inputs as required string parameters;
@@ -19,8 +19,6 @@
 
 const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
@@ -28,11 +26,10 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { loadExample } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 
-const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-mcp.json');
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
 const VALUES = { topic: 'tides', audience: 'sailors', current_year: '2026' };
 const FAILURE = 'Task execution failed: invalid API key';
@@ -67,7 +64,8 @@ async function suite({ major, report, root, packed }) {
 		const ready = await check('n8n start with the MCP Server Trigger workflow published; an MCP client connects', async () => {
 			const port = await freePort();
 			ctx.baseUrl = `http://127.0.0.1:${port}`;
-			const workflow = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+			// The example a user imports (examples/mcp-server.json).
+			const workflow = loadExample('mcp-server.json', { id: 'e2eMcpCrewTool01', set: { 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } } });
 			// A second Crew tool whose crew fails, for the failure check only.
 			const failing = JSON.parse(JSON.stringify(workflow.nodes.find((n) => n.name === 'Research Crew')));
 			Object.assign(failing, { name: 'Failing Crew', id: 'b9e2e001-0003-4c2e-9a11-6d6370740001', position: [220, 220] });

@@ -9,7 +9,7 @@
 //   --n8n   which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
 //   --keep  keep the temporary folder (user folder, n8n logs) and print its path
 //
-// Per major: `n8n start` with workflows/streaming/streaming-webhook.json published and a
+// Per major: `n8n start` with examples/streaming-webhook.json published and a
 // copy whose Webhook answers with the last node's output ("When Last Node Finishes"), and:
 //   a crew of 6 s with three tasks, streamed: NDJSON lines as n8n writes them; the Crew
 //     node's chunks go begin, progress (state, each task by name), the final answer, end;
@@ -30,12 +30,11 @@ const { parseArgs } = require('node:util');
 
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { loadExample } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 const { assertNoToken } = require('./tests');
 
-const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'streaming', 'streaming-webhook.json');
 const CREW_NODE = 'Kickoff and Wait';
 const CREW_MS = 6000;
 const CALLBACK_FIRST_PHASE_S = 2;
@@ -44,7 +43,11 @@ const RECORD_FIELDS = ['error', 'kickoff_id', 'response', 'result', 'result_json
 
 /** The streaming workflow, and a copy that differs only in the Webhook's response mode. */
 function loadWorkflows() {
-	const streaming = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+	// The example a user imports (examples/streaming-webhook.json), steered by the POSTed body.
+	const streaming = loadExample('streaming-webhook.json', {
+		id: 'e2eStreaming0001',
+		set: { 'Kickoff and Wait': { 'options.meta': '={{ JSON.stringify({ reference: $json.body.reference || {} }) }}', 'options.pollInterval': 0.5, 'options.timeout': 120 } },
+	});
 	const notStreaming = JSON.parse(JSON.stringify(streaming));
 	notStreaming.id = `${streaming.id.slice(0, -2)}n1`;
 	notStreaming.name = `${streaming.name} (streaming off)`;

@@ -11,7 +11,7 @@
 //           major at a time on a shared machine: the timeout check alone takes up to ~2 min.
 //   --keep  keep the temporary folder (user folder, n8n logs) and print its path
 //
-// Per major: `n8n start` with workflows/wait-callback/wait-by-callback.json published
+// Per major: `n8n start` with examples/wait-by-callback.json published
 // (Webhook → Kickoff and Wait by callback, On Error: continue → After), and these checks:
 //   a crew of 6 s: the execution is waiting, the service's call is answered 200, the
 //     execution ends with the normalized record on the After node;
@@ -36,12 +36,11 @@ const { parseArgs } = require('node:util');
 
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { WORKFLOWS_DIR, loadExample } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 const { restClient, decodeExecutionData } = require('./callback');
 
-const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'wait-callback', 'wait-by-callback.json');
 const BATCH_WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'wait-callback', 'wait-by-callback-batch.json');
 const WEBHOOK_PATH = 'crewai-wait-by-callback';
 const DEFAULT_EVENT_STREAM = { flushMs: 100, shuffle: true, duplicate: false };
@@ -58,7 +57,18 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * (using error output)" (its error output to an "Error Branch" node) and "Stop Workflow".
  */
 function loadVariants() {
-	const base = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+	// The example a user imports (examples/wait-by-callback.json), steered by the POSTed body.
+	const base = loadExample('wait-by-callback.json', {
+		id: 'e2eWaitCallback1',
+		set: {
+			[CREW_NODE]: {
+				'options.firstPhase': '={{ $json.body.firstPhase ?? 1 }}',
+				'options.meta': '={{ JSON.stringify({ reference: $json.body.reference || {} }) }}',
+				'options.pollInterval': 0.5,
+				'options.timeout': '={{ $json.body.timeout || 120 }}',
+			},
+		},
+	});
 	const variant = (key, onError, suffix) => {
 		const wf = JSON.parse(JSON.stringify(base));
 		wf.id = `${base.id.slice(0, -2)}${suffix}`;
