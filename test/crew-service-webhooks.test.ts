@@ -225,6 +225,29 @@ describe('webhook calls', () => {
 		expect(receiver.received).toHaveLength(8);
 	});
 
+	test('holdMoments holds every call of runs kicked off until releaseMoments starts them, timed from the release', async () => {
+		const receiver = await startReceiver();
+		const s = await start({ durationMs: 300 });
+		s.holdMoments();
+		const id = await kickoff(s, receiver.hooks('h'));
+		// Past the end of the run by the timers' order: nothing was sent while held.
+		await timerDueIn(450);
+		expect(s.webhookDeliveries).toEqual([]);
+		const released = Date.now();
+		expect(s.releaseMoments()).toBe(1);
+		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), HANG_GUARD_MS);
+		expect(kinds(deliveries)).toEqual(FULL_RUN);
+		expect(deliveries.every((d) => d.kickoffId === id)).toBe(true);
+		// Each moment at its offset from the release, not from the kickoff.
+		[33, 67, 100].forEach((due, i) => expect(deliveries[i].at - released).toBeGreaterThanOrEqual(due - 2));
+		// Released: a later kickoff is not held, and a reset also stops holding.
+		expect(s.releaseMoments()).toBe(0);
+		s.holdMoments();
+		s.reset();
+		await kickoff(s, { crewWebhookUrl: receiver.hooks('r').crewWebhookUrl });
+		await s.waitForWebhooks((ds) => ds.length === 1 && allSettled(ds), HANG_GUARD_MS);
+	});
+
 	test('only the URLs given are called; durationMs 0 calls them all at once, in order', async () => {
 		const receiver = await startReceiver();
 		const s = await start({ durationMs: 0 });
