@@ -279,14 +279,15 @@ describe('Kickoff and Wait, Wait By: Callback, many items', () => {
 		const execution = await parkBeforeAnyCrewEnds(options);
 		expect(execution.waitTill).toBeDefined();
 		const ids = kickoffIdsByItem(500);
-		const [resumed] = await untilResumed(60_000);
+		// A hang guard only: on a loaded machine n8n's engine takes minutes over 500 calls.
+		const [resumed] = await untilResumed(300_000);
 		expect(resumedBy).toHaveLength(1);
 		const output = resumed.resumed?.output ?? [];
 		expect(output.map((item) => [item.json.kickoff_id, item.json.state, item.pairedItem])).toEqual(ids.map((id, item) => [id, 'completed', { item }]));
 		const reads = statusReads();
 		console.log(`500 crews by callback: ${handled.length} calls, ${reads} status reads, ${(reads / 500).toFixed(2)} per kickoff`);
 		expect(reads / 500).toBeLessThanOrEqual(3);
-	}, 120_000);
+	}, 420_000);
 });
 
 function crewOutputs(execution: ParkedExecution): INodeExecutionData[][] {
