@@ -17,6 +17,17 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * waitForWebhooks resolves as soon as its predicate holds; its deadline only stops a test that
+ * would hang. Generous, so that a loaded machine (webhooks follow real time) is never a failure.
+ */
+const HANG_GUARD_MS = 30_000;
+/**
+ * Resolves on a timer due `ms` after now. Node fires timers in the order they fall due, so every
+ * webhook moment the service scheduled to fall due before it has been sent when this resolves,
+ * however late a loaded machine runs both: an order of events, not a wall-clock bound.
+ */
+const timerDueIn = sleep;
 
 async function call(service: CrewService, method: string, urlPath: string, opts: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
 	const headers: Record<string, string> = { ...opts.headers };
@@ -112,7 +123,9 @@ describe('webhook calls', () => {
 		const meta = { requestId: 'r-42', nested: { list: [1, 'two', null] } };
 		const started = Date.now();
 		const id = await kickoff(s, { inputs: { topic: 'AI agents', audience: 'devs' }, meta, ...receiver.hooks('a') });
-		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), 2000);
+		// Every moment falls due by the end of the run (600 ms): the crew's is sent before a timer due half as long again.
+		const sentBeforeHalfAsLongAgain = timerDueIn(900).then(() => s.webhookDeliveries.map((d) => d.kind));
+		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), HANG_GUARD_MS);
 
 		// The crew webhook comes when the status (on the real clock here) says completed.
 		expect((await status(s, id)).status).toBe('completed');
@@ -122,7 +135,7 @@ describe('webhook calls', () => {
 		// Real time: steps at 1/3 and 2/3 of each task, task k at k/3 of 600 ms, crew at the end.
 		const offsets = deliveries.map((d) => d.at - started);
 		[67, 133, 200, 267, 333, 400, 467, 533, 600, 600].forEach((due, i) => expect(offsets[i]).toBeGreaterThanOrEqual(due - 2));
-		expect(offsets[9]).toBeLessThan(1500);
+		expect(await sentBeforeHalfAsLongAgain).toEqual(deliveries.map((d) => d.kind));
 		for (let i = 1; i < offsets.length; i++) expect(offsets[i]).toBeGreaterThanOrEqual(offsets[i - 1]);
 
 		// What the receiver got is what was recorded (arrival order may differ for same-moment calls).
@@ -184,7 +197,7 @@ describe('webhook calls', () => {
 		const receiver = await startReceiver();
 		const s = await start({ durationMs: 300, plan: () => ({ outcome: 'failure', error: 'Task execution failed: quota exceeded' }) });
 		const id = await kickoff(s, receiver.hooks('f'));
-		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), 2000);
+		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), HANG_GUARD_MS);
 		expect(kinds(deliveries)).toEqual(['step', 'step', 'task:research', 'step', 'step', 'task:analysis', 'step', 'step', 'crew:']);
 		expect(deliveries.every((d) => (d.payload as any).meta === null)).toBe(true);
 		const crew = deliveries[8].payload;
@@ -203,12 +216,36 @@ describe('webhook calls', () => {
 	test.each(['never', 'revoked'] as const)('%s: steps and the first two tasks, then nothing, no crew payload', async (outcome) => {
 		const receiver = await startReceiver();
 		const s = await start({ durationMs: 300 });
-		const started = Date.now();
 		await kickoff(s, { ...receiver.hooks('n'), meta: { reference: { outcome } } });
-		await s.waitForWebhooks((ds) => ds.length === 8 && allSettled(ds), 2000);
-		await sleep(Math.max(0, started + 450 - Date.now())); // well past the end of the run
+		// Past the end of the run (300 ms) by the timers' order: a crew moment would have been sent before.
+		const pastTheEnd = timerDueIn(450);
+		await s.waitForWebhooks((ds) => ds.length === 8 && allSettled(ds), HANG_GUARD_MS);
+		await pastTheEnd;
 		expect(kinds(s.webhookDeliveries)).toEqual(['step', 'step', 'task:research', 'step', 'step', 'task:analysis', 'step', 'step']);
 		expect(receiver.received).toHaveLength(8);
+	});
+
+	test('holdMoments holds every call of runs kicked off until releaseMoments starts them, timed from the release', async () => {
+		const receiver = await startReceiver();
+		const s = await start({ durationMs: 300 });
+		s.holdMoments();
+		const id = await kickoff(s, receiver.hooks('h'));
+		// Past the end of the run by the timers' order: nothing was sent while held.
+		await timerDueIn(450);
+		expect(s.webhookDeliveries).toEqual([]);
+		const released = Date.now();
+		expect(s.releaseMoments()).toBe(1);
+		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), HANG_GUARD_MS);
+		expect(kinds(deliveries)).toEqual(FULL_RUN);
+		expect(deliveries.every((d) => d.kickoffId === id)).toBe(true);
+		// Each moment at its offset from the release, not from the kickoff.
+		[33, 67, 100].forEach((due, i) => expect(deliveries[i].at - released).toBeGreaterThanOrEqual(due - 2));
+		// Released: a later kickoff is not held, and a reset also stops holding.
+		expect(s.releaseMoments()).toBe(0);
+		s.holdMoments();
+		s.reset();
+		await kickoff(s, { crewWebhookUrl: receiver.hooks('r').crewWebhookUrl });
+		await s.waitForWebhooks((ds) => ds.length === 1 && allSettled(ds), HANG_GUARD_MS);
 	});
 
 	test('only the URLs given are called; durationMs 0 calls them all at once, in order', async () => {
@@ -218,7 +255,7 @@ describe('webhook calls', () => {
 		await kickoff(s, { taskWebhookUrl: receiver.hooks('t').taskWebhookUrl });
 		await kickoff(s, { stepWebhookUrl: `${receiver.base}/s` });
 		await kickoff(s); // none
-		await s.waitForWebhooks((ds) => ds.length === 10 && allSettled(ds), 1500);
+		await s.waitForWebhooks((ds) => ds.length === 10 && allSettled(ds), HANG_GUARD_MS);
 		await sleep(50);
 		expect(s.webhookDeliveries.map((d) => [d.kind, d.kickoffId])).toEqual([
 			['crew', s.runs[0].kickoffId],
@@ -229,11 +266,12 @@ describe('webhook calls', () => {
 	});
 
 	test('a receiver that is down, or answers 500, does not disturb the run; each call is recorded once, no retry', async () => {
-		const dead = await deadUrl();
 		const failing = await startReceiver(500);
 		const s = await start({ durationMs: 300 });
+		// After the servers start, which could otherwise be given the port just freed.
+		const dead = await deadUrl();
 		const id = await kickoff(s, { taskWebhookUrl: `${dead}/task`, stepWebhookUrl: `${failing.base}/step`, crewWebhookUrl: `${dead}/crew` });
-		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), 2000);
+		const deliveries = await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), HANG_GUARD_MS);
 		await sleep(100);
 		expect(s.webhookDeliveries).toHaveLength(10);
 		for (const d of deliveries) {
@@ -251,7 +289,7 @@ describe('webhook calls', () => {
 		const s = await start({ durationMs: 0 });
 		expect(s.options.webhookTargets).toBe('loopback');
 		await kickoff(s, { crewWebhookUrl: 'https://hooks.example/crew', taskWebhookUrl: 'not a url', stepWebhookUrl: 'ftp://127.0.0.1/x' });
-		await s.waitForWebhooks((ds) => ds.length === 10 && allSettled(ds), 1000);
+		await s.waitForWebhooks((ds) => ds.length === 10 && allSettled(ds), HANG_GUARD_MS);
 		const errors = (kind: string) => [...new Set(s.webhookDeliveries.filter((d) => d.kind === kind).map((d) => d.error))];
 		expect(errors('crew')).toEqual(["not sent: hooks.example is not a loopback host (option webhookTargets is 'loopback')"]);
 		expect(errors('task')).toEqual(['not sent: invalid URL']);
@@ -261,7 +299,7 @@ describe('webhook calls', () => {
 		s.reset();
 		s.configure({ webhookTargets: 'any' });
 		await kickoff(s, { crewWebhookUrl: receiver.hooks('x').crewWebhookUrl, stepWebhookUrl: 'ftp://hooks.example/x' });
-		await s.waitForWebhooks((ds) => ds.length === 7 && allSettled(ds), 1000);
+		await s.waitForWebhooks((ds) => ds.length === 7 && allSettled(ds), HANG_GUARD_MS);
 		expect(s.webhookDeliveries.find((d) => d.kind === 'crew')?.status).toBe(200);
 		expect(s.webhookDeliveries.find((d) => d.kind === 'step')?.error).toBe('not sent: unsupported scheme ftp:');
 		expect(() => s.configure({ webhookTargets: 'all' as never })).toThrow(TypeError);
@@ -274,7 +312,7 @@ describe('webhook calls', () => {
 		const receiver = await startReceiver();
 		const s = await start({ durationMs: 0 });
 		await kickoff(s, { crewWebhookUrl: receiver.hooks('w').crewWebhookUrl, meta: { n: 1 } });
-		await s.waitForWebhooks((ds) => ds.length === 1 && allSettled(ds), 1000);
+		await s.waitForWebhooks((ds) => ds.length === 1 && allSettled(ds), HANG_GUARD_MS);
 		const admin = await call(s, 'GET', '/_reference/webhooks', { token: null });
 		expect(admin.status).toBe(200);
 		expect(admin.json).toEqual([{ kind: 'crew', url: `${receiver.base}/w/crew`, kickoffId: s.runs[0].kickoffId, at: expect.any(Number), payload: expect.objectContaining({ meta: { n: 1 } }), status: 200 }]);
@@ -301,11 +339,13 @@ describe('webhook calls', () => {
 		const hanging = await startReceiver('hang');
 		const s = await start({ durationMs: 1200 }); // steps at 133 and 267 ms
 		await kickoff(s, { stepWebhookUrl: `${hanging.base}/step` });
-		await s.waitForWebhooks((ds) => ds.length === 1, 1000);
-		await sleep(30); // the receiver has it and will never answer
+		await s.waitForWebhooks((ds) => ds.length === 1, HANG_GUARD_MS);
+		// The receiver has it and will never answer.
+		while (hanging.received.length === 0) await sleep(10);
 		expect(hanging.received).toHaveLength(1);
-		const waiting = s.waitForWebhooks((ds) => ds.length === 2, 5000);
-		const tooSlow = new Promise<string>((r) => setTimeout(() => r('close() still waiting after 1s'), 1000).unref());
+		const waiting = s.waitForWebhooks((ds) => ds.length === 2, HANG_GUARD_MS);
+		// Promptly: before the call's own 5 s timeout would have ended it (a timer due earlier fires first).
+		const tooSlow = new Promise<string>((r) => setTimeout(() => r('close() still waiting after 4 s'), 4000).unref());
 		expect(await Promise.race([s.close().then(() => 'closed'), tooSlow])).toBe('closed');
 		await expect(waiting).rejects.toThrow(/service closed/);
 		await sleep(20);
@@ -512,7 +552,7 @@ describe('human in the loop', () => {
 		const receiver = await startReceiver();
 		const s = await start({ durationMs: 600 });
 		const id = await kickoff(s, { ...receiver.hooks('kickoff'), meta: { reference: { humanInput: { taskId: 'research_task' } }, tag: 'hitl' } });
-		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'task') && allSettled(ds), 1500);
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'task') && allSettled(ds), HANG_GUARD_MS);
 		expect(kinds(s.webhookDeliveries)).toEqual(['step', 'step', 'task:research']);
 		expect(s.webhookDeliveries[2].payload).toMatchObject({ name: 'research', output: 'Research notes for topic=AI agents', meta: { tag: 'hitl' } });
 		expect(await status(s, id)).toMatchObject({ status: 'pending_human_input', task_id: 'research_task' });
@@ -522,7 +562,7 @@ describe('human in the loop', () => {
 		// Reject with new URLs: the task again, to those URLs only, then paused again.
 		const retry = receiver.hooks('retry');
 		expect((await resume(s, { execution_id: id, task_id: 'research_task', human_feedback: 'More depth', is_approve: false, ...retry })).status).toBe(200);
-		await s.waitForWebhooks((ds) => ds.length === 6 && allSettled(ds), 1500);
+		await s.waitForWebhooks((ds) => ds.length === 6 && allSettled(ds), HANG_GUARD_MS);
 		expect(s.webhookDeliveries.slice(3).map((d) => d.url)).toEqual([retry.stepWebhookUrl, retry.stepWebhookUrl, retry.taskWebhookUrl]);
 		expect(s.webhookDeliveries[5].payload).toMatchObject({ output: 'Research notes for topic=AI agents (revised after feedback: More depth)' });
 		await sleep(20);
@@ -531,7 +571,7 @@ describe('human in the loop', () => {
 		// Approve with only a crew URL: no step or task calls at all from here, the crew payload has the feedback.
 		const approve = receiver.hooks('approve');
 		expect((await resume(s, { execution_id: id, task_id: 'research_task', human_feedback: 'Good now', is_approve: true, crewWebhookUrl: approve.crewWebhookUrl })).status).toBe(200);
-		await s.waitForWebhooks((ds) => ds.length === 7 && allSettled(ds), 1500);
+		await s.waitForWebhooks((ds) => ds.length === 7 && allSettled(ds), HANG_GUARD_MS);
 		await sleep(50);
 		expect(s.webhookDeliveries).toHaveLength(7);
 		expect(s.webhookDeliveries[6]).toMatchObject({ kind: 'crew', url: approve.crewWebhookUrl, status: 200 });
@@ -551,7 +591,7 @@ describe('human in the loop', () => {
 		const receiver = await startReceiver();
 		const s = await start({ durationMs: 300, plan: () => ({ humanInput: { taskId: 'analysis_task' } }) });
 		const id = await kickoff(s, receiver.hooks('k'));
-		await s.waitForWebhooks((ds) => ds.length === 6 && allSettled(ds), 1500);
+		await s.waitForWebhooks((ds) => ds.length === 6 && allSettled(ds), HANG_GUARD_MS);
 		await sleep(10);
 		expect((await resume(s, { execution_id: id, task_id: 'analysis_task', is_approve: true })).status).toBe(200);
 		await sleep(250);
@@ -573,14 +613,14 @@ describe('human in the loop', () => {
 		// Sent at once, to the kickoff's URLs, built before the resume took effect.
 		expect(s.webhookDeliveries.map((d) => d.url)).toEqual([`${receiver.base}/before/step`, `${receiver.base}/before/step`, `${receiver.base}/before/task`]);
 		expect(s.webhookDeliveries[2].payload).toMatchObject({ output: 'Research notes for topic=AI agents' });
-		await s.waitForWebhooks((ds) => ds.length === 6 && allSettled(ds), 1500);
+		await s.waitForWebhooks((ds) => ds.length === 6 && allSettled(ds), HANG_GUARD_MS);
 		expect(s.webhookDeliveries.slice(3).map((d) => d.url)).toEqual([retry.stepWebhookUrl, retry.stepWebhookUrl, retry.taskWebhookUrl]);
 		expect(s.webhookDeliveries[5].payload).toMatchObject({ output: 'Research notes for topic=AI agents (revised after feedback: Again)' });
 
 		clock.advance(200);
 		const after = receiver.hooks('after');
 		expect((await resume(s, { execution_id: id, task_id: 'research_task', is_approve: true, ...after })).status).toBe(200);
-		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), 1500);
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'crew') && allSettled(ds), HANG_GUARD_MS);
 		expect(kinds(s.webhookDeliveries.slice(6))).toEqual(FULL_RUN.slice(3));
 		expect(s.webhookDeliveries.slice(6).every((d) => d.url.startsWith(`${receiver.base}/after/`))).toBe(true);
 	});
@@ -627,7 +667,7 @@ describe('callback channels', () => {
 		const hook = await startRecorder();
 		const s = await start({ durationMs: 300, eventStream: { flushMs: 50 } });
 		const id = await kickoff(s, { inputs: { topic: 'streams' }, webhooks: { url: hook.url, events: [], authentication: { strategy: 'bearer', token: 'stream-tok-1' } } });
-		await s.waitForWebhooks((ds) => streamed(hook.calls).some((e) => e.type === 'crew_kickoff_completed') && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => streamed(hook.calls).some((e) => e.type === 'crew_kickoff_completed') && allSettled(ds), HANG_GUARD_MS);
 		expect(hook.calls.every((c) => c.headers.authorization === 'Bearer stream-tok-1' && Object.keys(c.body).join() === 'events')).toBe(true);
 		// Batched: fewer requests than events.
 		const events = byTime(streamed(hook.calls));
@@ -649,7 +689,7 @@ describe('callback channels', () => {
 		const hook = await startRecorder();
 		const s = await start({ durationMs: 300, plan: () => ({ outcome: 'failure', error: 'quota exceeded' }) });
 		await kickoff(s, { webhooks: { url: hook.url, events: ['task_completed', 'crew_kickoff_failed'], realtime: true, authentication: { strategy: 'bearer', token: 't' } } });
-		await s.waitForWebhooks((ds) => streamed(hook.calls).some((e) => e.type === 'crew_kickoff_failed') && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => streamed(hook.calls).some((e) => e.type === 'crew_kickoff_failed') && allSettled(ds), HANG_GUARD_MS);
 		expect(hook.calls.every((c) => c.body.events.length === 1)).toBe(true);
 		expect(byTime(streamed(hook.calls)).map((e) => e.type)).toEqual(['task_completed', 'task_completed', 'crew_kickoff_failed']);
 		expect(streamed(hook.calls).find((e) => e.type === 'crew_kickoff_failed').data).toEqual({ crew_name: 'reference_crew', error: 'quota exceeded' });
@@ -659,13 +699,14 @@ describe('callback channels', () => {
 		const hook = await startRecorder();
 		const s = await start({ durationMs: 0, eventStream: { duplicate: true, shuffle: true } });
 		await kickoff(s, { webhooks: { url: hook.url, authentication: { strategy: 'bearer', token: 't' } } });
-		await s.waitForWebhooks((ds) => ds.length >= 1 && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => ds.length >= 1 && allSettled(ds), HANG_GUARD_MS);
 		const [batch] = hook.calls.map((c) => c.body.events as any[]);
 		expect(batch.length).toBe(new Set(batch.map((e) => e.id)).size + 1);
-		const dead = await deadUrl();
 		const s2 = await start({ durationMs: 0 });
+		// After the service starts, which could otherwise be given the port just freed.
+		const dead = await deadUrl();
 		await kickoff(s2, { webhooks: { url: dead, authentication: { strategy: 'bearer', token: 't' } } });
-		await s2.waitForWebhooks((ds) => ds.length === 1 && allSettled(ds), 2000);
+		await s2.waitForWebhooks((ds) => ds.length === 1 && allSettled(ds), HANG_GUARD_MS);
 		await sleep(200);
 		expect(s2.webhookDeliveries).toHaveLength(1);
 		expect(s2.webhookDeliveries[0].error).toBeDefined();
@@ -677,7 +718,7 @@ describe('callback channels', () => {
 			expect((await call(s, 'POST', '/kickoff', { body: { inputs: { topic: 'x' }, ...bad } })).status).toBe(400);
 		}
 		await kickoff(s, { webhooks: { url: 'https://hooks.example/stream', authentication: { strategy: 'bearer', token: 't' } } });
-		await s.waitForWebhooks((ds) => ds.length > 0 && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => ds.length > 0 && allSettled(ds), HANG_GUARD_MS);
 		expect(s.webhookDeliveries[0].error).toMatch(/not a loopback host/);
 	});
 
@@ -688,12 +729,12 @@ describe('callback channels', () => {
 			meta: { reference: { humanInput: { taskId: 'analysis_task' } } },
 			humanInputWebhook: { url: hook.url, authentication: { strategy: 'basic', username: 'crewai', password: 'pw-1' } },
 		});
-		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'humanInput') && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'humanInput') && allSettled(ds), HANG_GUARD_MS);
 		expect(hook.calls).toHaveLength(1);
 		expect(hook.calls[0].headers.authorization).toBe(`Basic ${Buffer.from('crewai:pw-1').toString('base64')}`);
 		expect(hook.calls[0].body).toEqual({ execution_id: id, task_id: 'analysis_task', output: 'Analysis of topic=AI agents' });
 		expect((await resume(s, { execution_id: id, task_id: 'analysis_task', is_approve: false, human_feedback: 'More' })).status).toBe(200);
-		await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'humanInput').length === 2 && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'humanInput').length === 2 && allSettled(ds), HANG_GUARD_MS);
 		expect(hook.calls[1].body.output).toBe('Analysis of topic=AI agents (revised after feedback: More)');
 	});
 
@@ -705,7 +746,7 @@ describe('callback channels', () => {
 		const s = await start({ durationMs: 300, now: clock.now, flowFeedback: { url: hook.url, secret, headers: 'crewai', shape: 'flat' } });
 		const id = await kickoff(s, { meta: { reference: { humanInput: { taskId: 'research_task' } } } });
 		clock.advance(150);
-		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'feedbackRequest') && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'feedbackRequest') && allSettled(ds), HANG_GUARD_MS);
 		const [request] = hook.calls;
 		expect(request.headers['x-crewai-timestamp']).toBe(String(1_800_000_000));
 		const mac = createHmac('sha256', secret).update(`${String(1_800_000_000)}.${request.raw}`).digest('hex');
@@ -727,7 +768,7 @@ describe('callback channels', () => {
 
 		s.configure({ flowFeedback: { url: hook.url, secret } });
 		await kickoff(s, { meta: { reference: { humanInput: { taskId: 'research_task' } } } });
-		await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'feedbackRequest').length === 2 && allSettled(ds), 2000);
+		await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'feedbackRequest').length === 2 && allSettled(ds), HANG_GUARD_MS);
 		const nested = hook.calls[1];
 		expect(nested.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
 		expect(nested.headers['x-timestamp']).toBeDefined();

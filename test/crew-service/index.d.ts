@@ -430,6 +430,14 @@ export interface CrewService {
 	/** Ends the held turns (chat.hold) of one session or all; returns how many. */
 	releaseTurns(sessionId?: string): number;
 	/**
+	 * Runs kicked off from now on hold their real-time moments (webhook and event stream calls,
+	 * human-input calls) until releaseMoments(): a test decides when they begin, whatever the
+	 * machine's speed. Status records still follow the service clock (`now`). reset() stops holding.
+	 */
+	holdMoments(): void;
+	/** Starts every held run's moments now (each at its offset from now) and stops holding; returns how many runs. */
+	releaseMoments(): number;
+	/**
 	 * Resolves with webhookDeliveries as soon as predicate(webhookDeliveries) is true (checked now and
 	 * on every new or settled delivery); rejects after timeoutMs (default 2000) listing what came, or on close().
 	 */

@@ -830,6 +830,12 @@ async function startCrewService(userOptions = {}) {
 		releaseTurns(sessionId) {
 			return chat.release(sessionId);
 		},
+		holdMoments() {
+			webhooks.holdMoments();
+		},
+		releaseMoments() {
+			return webhooks.releaseMoments();
+		},
 		get flowStates() {
 			return Object.fromEntries([...flowStates.saved].map(([id, state]) => [id, structuredClone(state)]));
 		},

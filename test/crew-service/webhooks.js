@@ -56,6 +56,12 @@ class WebhookDispatcher {
 		this.deliveries = [];
 		/** @type {Map<Run, Schedule>} */
 		this.schedules = new Map();
+		/**
+		 * While holding (holdMoments), the schedules started, not yet timed: a test lets the
+		 * moments begin when it chooses, whatever the machine's speed. null when not holding.
+		 * @type {Schedule[] | null}
+		 */
+		this.held = null;
 		/** @type {Set<{ req: http.ClientRequest, timer: NodeJS.Timeout }>} */
 		this.inflight = new Set();
 		/** @type {Set<Waiter>} */
@@ -77,7 +83,32 @@ class WebhookDispatcher {
 		/** @type {Schedule} */
 		const schedule = { run, events, offset: segment.offset, startedAt: Date.now(), urls, timer: null };
 		this.schedules.set(run, schedule);
-		this.arm(schedule);
+		if (this.held) this.held.push(schedule);
+		else this.arm(schedule);
+	}
+
+	/** From now on, runs' moments wait for releaseMoments() before their real time starts. */
+	holdMoments() {
+		if (!this.held) this.held = [];
+	}
+
+	/**
+	 * Starts the real time of every held schedule now (each moment at its offset from now),
+	 * and stops holding. Returns how many schedules it started.
+	 */
+	releaseMoments() {
+		/** @type {Schedule[]} */
+		const held = this.held ?? [];
+		this.held = null;
+		let started = 0;
+		for (const schedule of held) {
+			// Flushed (a resume) or cancelled (reset, close) while held: nothing left to time.
+			if (this.schedules.get(schedule.run) !== schedule) continue;
+			schedule.startedAt = Date.now();
+			this.arm(schedule);
+			started++;
+		}
+		return started;
 	}
 
 	/**
@@ -240,6 +271,7 @@ class WebhookDispatcher {
 	cancelAll(reason) {
 		for (const schedule of this.schedules.values()) if (schedule.timer) clearTimeout(schedule.timer);
 		this.schedules.clear();
+		this.held = null;
 		for (const entry of [...this.inflight]) entry.req.destroy(new Error(reason));
 	}
 

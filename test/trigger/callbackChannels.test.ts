@@ -149,8 +149,9 @@ describe('Human input → Crew Trigger → Resume', () => {
 			credentials: crew.credentials,
 		});
 		expect(resumed.output[0].json).toMatchObject({ status: 'resumed' });
-		// The rest of the run takes two thirds of 300 ms from the resume; wait on the run, with a deadline.
-		const deadline = Date.now() + 5_000;
+		// The rest of the run takes two thirds of 300 ms from the resume; wait on the run, with a deadline
+		// that only stops a hang (the status read below says whether it completed).
+		const deadline = Date.now() + 15_000;
 		while (crew.service.runs[0].state !== 'completed' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
 		const status = await runCrewNode({ parameters: { operation: 'getStatus', kickoffId: item.kickoff_id }, credentials: crew.credentials });
 		expect(status.output[0].json).toMatchObject({ state: 'completed', result: 'Crew finished: topic=callbacks (feedback: Looks right)' });

@@ -66,6 +66,7 @@ describe('createCancellableSleep', () => {
 		await new Promise((resolve) => setTimeout(resolve, 50));
 		controller.abort();
 		await sleeping;
-		expect(Date.now() - started).toBeLessThan(5_000);
-	});
+		// Early: well before the 60 s it was asked to sleep (a tight number would measure the machine).
+		expect(Date.now() - started).toBeLessThan(30_000);
+	}, 90_000);
 });
