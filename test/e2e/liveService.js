@@ -20,7 +20,7 @@
 //     the live 422 `Missing inputs: topic`, and the item names the input;
 //   workflows/live/live-cold.json: the kickoff answered after 45 s (coldStartMs, a cold
 //     deployment) starts exactly one run, which completes, with no error;
-//   the AI Agent workflow (workflows/agent/crew-agent.json) with the scripted model: the tool's
+//   the AI Agent example (examples/agent-with-crew-tools.json) with the scripted model: the tool's
 //     short answer keeps the usage; a failed crew's reason and a paused crew's next step reach
 //     the model;
 //   no token in n8n's output, its logs or what the model received.
@@ -34,7 +34,7 @@ const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
+const { WORKFLOWS_DIR, loadExample } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 const { items, errorText } = require('./lib/runData');
@@ -42,7 +42,6 @@ const { startScriptedModel } = require('./lib/scriptedModel');
 const { assertNoToken } = require('./tests');
 
 const LIVE_DIR = path.join(WORKFLOWS_DIR, 'live');
-const AGENT_FILE = path.join(WORKFLOWS_DIR, 'agent', 'crew-agent.json');
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
 const ASKED = { topic: 'tides', audience: 'sailors', current_year: '2026' };
@@ -69,7 +68,12 @@ function agentVariant(base, suffix, reference) {
 function loadWorkflows() {
 	const live = {};
 	for (const f of fs.readdirSync(LIVE_DIR).sort()) if (f.endsWith('.json')) live[f.slice(0, -5)] = JSON.parse(fs.readFileSync(path.join(LIVE_DIR, f), 'utf8'));
-	const base = JSON.parse(fs.readFileSync(AGENT_FILE, 'utf8'));
+	// The example a user imports, its OpenAI credential and model the scripted model's, as agent.js loads it.
+	const base = loadExample('agent-with-crew-tools.json', {
+		id: 'e2eAgentCrewTl01',
+		credentials: { openAiApi: OPENAI_CREDENTIAL },
+		set: { 'OpenAI Chat Model': { 'model.value': 'scripted-model' } },
+	});
 	return {
 		...live,
 		agentDone: agentVariant(base, 'l1', { durationMs: 1500 }),
