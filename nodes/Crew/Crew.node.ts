@@ -12,7 +12,7 @@ import * as conversation from './actions/conversation/Conversation.resource';
 import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
-import * as waitByCallback from './actions/crew/waitByCallback';
+import * as waitByCallback from './actions/crewWait/waitByCallback';
 import { testCallbackCredential } from './methods/callbackCredentialTest';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacks/webhookRegistration';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'net';
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { getCrewInputs } from '../../nodes/Crew/methods/resourceMapping';
-import { endedCrews } from '../../nodes/Crew/actions/crew/waitByCallback';
+import { endedCrews } from '../../nodes/Crew/actions/crewWait/waitByCallback';
 import { INPUTS_ID_ADVICE } from '../../nodes/Crew/transport/crewErrors';
 import { useCrewService } from '../helpers/crewService';
 import { callCrewTool, crewToolLoadOptionsContext } from '../helpers/crewTool';

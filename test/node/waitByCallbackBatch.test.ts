@@ -10,7 +10,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { endedCrews } from '../../nodes/Crew/actions/crew/waitByCallback';
+import { endedCrews } from '../../nodes/Crew/actions/crewWait/waitByCallback';
 import { useCrewService } from '../helpers/crewService';
 import { items, runCrewNode } from '../helpers/crewWorkflow';
 import type { CrewRunOptions, OnError } from '../helpers/crewWorkflow';

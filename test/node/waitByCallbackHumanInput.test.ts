@@ -11,7 +11,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { endedCrews } from '../../nodes/Crew/actions/crew/waitByCallback';
+import { endedCrews } from '../../nodes/Crew/actions/crewWait/waitByCallback';
 import { useCrewService } from '../helpers/crewService';
 import { items } from '../helpers/crewWorkflow';
 import type { CrewRunOptions } from '../helpers/crewWorkflow';

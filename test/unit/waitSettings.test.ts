@@ -1,4 +1,4 @@
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../nodes/Crew/actions/crew/kickoffAndWait.operation';
+import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../nodes/Crew/actions/crewWait/batchWait';
 
 describe('readWaitSettings', () => {
 	it('uses the documented defaults when nothing is set', () => {

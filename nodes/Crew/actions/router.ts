@@ -9,7 +9,7 @@ import * as kickoff from './crew/kickoff.operation';
 import * as kickoffAndWait from './crew/kickoffAndWait.operation';
 import * as resume from './crew/resume.operation';
 import * as sendMessage from './conversation/sendMessage.operation';
-import * as waitByCallback from './crew/waitByCallback';
+import * as waitByCallback from './crewWait/waitByCallback';
 import type { ItemOutcome, OperationTools } from './itemResults/operationTools';
 import { errorOutputItem } from './itemResults/outputItems';
 import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './itemResults/toolAnswer';

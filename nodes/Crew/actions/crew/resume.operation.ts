@@ -1,16 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject } from '../../../records/crewStatus';
 import { buildResumeBody, readResumedRunId } from '../../../records/kickoffBody';
 import type { ResumeUrls } from '../../../records/kickoffBody';
+import { isPlainObject } from '../../../records/plainObject';
 import { crewAnswerError } from '../../transport/crewErrors';
 import { getCrewConnection, isSuccess } from '../../transport';
 import type { CrewConnection } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
 import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
-import { createPollPolicy } from '../../../waiting/pollPolicy';
-import { waitForCompletion } from '../../../waiting/waitForCompletion';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { optionsCollection, webhookUrlOptions } from '../crewStart/inputs.description';
 import { toItemError } from '../itemResults/itemError';
@@ -20,14 +18,12 @@ import {
 	DEFAULT_TIMEOUT_SECONDS,
 	MAX_TIMEOUT_SECONDS,
 	outcomeToItem,
+	pollRunningCrews,
 	readWaitSettings,
-	statusReader,
 	withRunningCrews,
-} from './kickoffAndWait.operation';
+} from '../crewWait/batchWait';
 
 const show = { show: { operation: ['resume'] } };
-/** Status reads in flight at once while waiting on resumed runs, as Kickoff and Wait. */
-const MAX_CONCURRENT_STATUS_READS = 20;
 /** Shown only with Wait for the Resumed Run on: `/` names the node's own parameter from inside the Options collection. */
 const whenWaiting = { show: { '/waitForResumedRun': [true] } };
 
@@ -182,15 +178,7 @@ export async function executeAndWait(this: IExecuteFunctions, itemCount: number,
 
 	const running = results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
-	const waitOutcomes = connection
-		? await waitForCompletion(running, createPollPolicy(settings.pollIntervalMs), deadline, {
-				readStatus: statusReader(this, connection, settings.pollIntervalMs),
-				now: tools.now,
-				sleep: tools.sleep,
-				isCancelled: tools.isCancelled,
-				maxConcurrentReads: MAX_CONCURRENT_STATUS_READS,
-			})
-		: [];
+	const waitOutcomes = connection ? await pollRunningCrews(this, running, { connection, settings, deadline }, tools) : [];
 
 	let position = 0;
 	return results.map((result) => {

@@ -28,7 +28,7 @@ import { getCrewConnection } from '../../transport';
 import type { CrewConnection, CrewContext } from '../../transport';
 import { waitForCompletion } from '../../../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../../../waiting/waitForCompletion';
-import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './kickoffAndWait.operation';
+import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './batchWait';
 import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
