@@ -1,6 +1,6 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { loadInputsListing } from '../actions/crew/getInputs.operation';
+import { loadInputsListing } from '../actions/crewStart/inputsListing';
 import { defaultDeploymentChoice } from '../actions/crewStart/deployment';
 import { offeredInputs, resolveDeployment } from '../../records/crewInputs';
 import { NO_INPUTS_NOTICE } from '../actions/crewStart/inputs.description';

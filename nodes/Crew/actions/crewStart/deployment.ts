@@ -2,7 +2,7 @@ import type { DisplayCondition, IExecuteFunctions, INode, INodeProperties } from
 
 import { detectDeployment } from '../../../records/crewInputs';
 import type { DeploymentChoice, DeploymentKind } from '../../../records/crewInputs';
-import { loadInputsListing } from '../crew/getInputs.operation';
+import { loadInputsListing } from './inputsListing';
 import type { OperationTools } from '../itemResults/operationTools';
 
 /** Operations whose behaviour depends on a crew or a flow: its inputs, its kickoff, its final state. */
