@@ -10,11 +10,12 @@ import type {
 
 import { CALLBACK_CREDENTIAL_TYPE } from '../Crew/actions/crewStart/callbackSecrets';
 import { callbackSecretsOf } from '../callbacks/callbackBody';
-import { isPlainObject } from '../records/crewStatus';
+
 import { nothingToRegister } from '../callbacks/webhookRegistration';
 import type { TriggerSecrets } from './callbackAuth';
 import { receiveCall } from './receiveCall';
 import type { TriggerEvent } from './receiveCall';
+import { isPlainObject } from '../records/plainObject';
 
 const events: INodeProperties = {
 	displayName: 'Events',

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../records/crewStatus';
 import { WEBHOOK_SECRET_FIELD } from '../records/kickoffBody';
 import { sameSecret } from './callbackAuth';
+import { isPlainObject } from '../records/plainObject';
 
 /** What the service calls back about: the whole crew finished, a task finished, or an agent took a step. */
 export type CrewEvent = 'crew' | 'task' | 'step';
@@ -20,7 +20,6 @@ export function classifyCrewEvent(payload: IDataObject): CrewEvent | undefined {
 	if (has(payload, 'token_usage', 'result', 'result_json', 'error')) return 'crew';
 	return undefined;
 }
-
 
 /** True when no secret is set, or when the payload's meta carries the same one. */
 export function carriesSecret(payload: IDataObject, secret: string): boolean {

@@ -1,8 +1,8 @@
 import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../records/crewStatus';
 import { sameSecret } from './callbackAuth';
+import { isPlainObject } from '../records/plainObject';
 
 /** The vendor's recommended replay window (FHITL, Jan-12 version): 5 minutes. */
 export const SIGNATURE_MAX_AGE_SECONDS = 300;

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-
-import { isPlainObject } from '../records/crewStatus';
+import { isPlainObject } from '../records/plainObject';
 
 const first = (...values: unknown[]) => values.find((value) => value !== undefined && value !== null && value !== '');
 

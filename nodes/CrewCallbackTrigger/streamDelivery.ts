@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-
-import { isPlainObject } from '../records/crewStatus';
+import { isPlainObject } from '../records/plainObject';
 
 /** One event of an Event Streaming delivery (`{"events": [...]}`), read defensively. */
 export interface StreamEvent {

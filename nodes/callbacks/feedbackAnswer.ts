@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../records/crewStatus';
 import { InvalidParameterError } from '../records/kickoffBody';
 import { isAbsoluteHttpUrl } from '../records/urlOptions';
+import { isPlainObject } from '../records/plainObject';
 
 /**
  * A flow feedback request's callback_url carries its own token (FHITL), so it is

@@ -77,9 +77,6 @@ export type StreamEventGroup = keyof typeof STREAM_EVENT_GROUPS;
 
 export const STREAM_EVENT_GROUP_NAMES = Object.keys(STREAM_EVENT_GROUPS) as StreamEventGroup[];
 
-/** The events that end a run; the Crew Trigger gives their outcome in plain fields. */
-export const TERMINAL_EVENT_TYPES: readonly string[] = STREAM_EVENT_GROUPS.runFinished;
-
 /**
  * Names that appear on outdated pages of the vendor's docs but are never sent, with
  * the name to use instead, so a user who copied one is told rather than left waiting.

@@ -1,4 +1,4 @@
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isPlainObject } from '../records/plainObject';
 
 /**
  * Whether `/inspect` reports a conversational flow: `flow.chat.conversational`
@@ -6,7 +6,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * Anything else, a crew or a plain flow, cannot chat.
  */
 export function isConversationalFlow(inspectBody: unknown): boolean {
-	const flow = isObject(inspectBody) ? inspectBody.flow : undefined;
-	const chat = isObject(flow) ? flow.chat : undefined;
-	return isObject(chat) && chat.conversational === true && chat.handle_turn === true;
+	const flow = isPlainObject(inspectBody) ? inspectBody.flow : undefined;
+	const chat = isPlainObject(flow) ? flow.chat : undefined;
+	return isPlainObject(chat) && chat.conversational === true && chat.handle_turn === true;
 }

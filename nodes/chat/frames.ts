@@ -1,4 +1,5 @@
 import type { SseEvent } from './sse';
+import { isPlainObject } from '../records/plainObject';
 
 /** What a frame of a turn means to the node. */
 export type FrameKind = 'text' | 'started' | 'completed' | 'failed' | 'other';
@@ -16,8 +17,6 @@ export interface TurnFrame {
 }
 
 const STREAM_ID = /^\d+-\d+$/;
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const firstString = (...values: unknown[]) => values.find((value): value is string => typeof value === 'string' && value.trim() !== '');
 
@@ -41,11 +40,11 @@ export function readFrame(event: SseEvent): TurnFrame {
 	} catch {
 		data = undefined;
 	}
-	const body = isObject(data) ? data : {};
+	const body = isPlainObject(data) ? data : {};
 	const id = [body.stream_id, body.id, body.event_id, event.id].find((value): value is string => typeof value === 'string' && STREAM_ID.test(value));
 	const type = firstString(body.type, event.event) ?? 'unknown';
 	const inner = body.data;
-	const innerObject = isObject(inner) ? inner : {};
+	const innerObject = isPlainObject(inner) ? inner : {};
 	const frame: TurnFrame = { type, kind: 'other', ...(id !== undefined ? { id } : {}) };
 	if (type === 'token') {
 		const text = typeof innerObject.content === 'string' ? innerObject.content : typeof inner === 'string' ? inner : undefined;

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../records/plainObject';
+
 export interface ChatMessage {
 	role: string;
 	content: string;
@@ -9,13 +11,11 @@ export interface ChatHistory {
 	activeKickoffId: string | null;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** `GET /chat/{id}/history`: `{"messages": [{role, content}], "active_kickoff_id"}`; undefined when it is not that. */
 export function readHistory(body: unknown): ChatHistory | undefined {
-	if (!isObject(body) || !Array.isArray(body.messages)) return undefined;
+	if (!isPlainObject(body) || !Array.isArray(body.messages)) return undefined;
 	const messages = body.messages
-		.filter(isObject)
+		.filter(isPlainObject)
 		.map((message) => ({ role: String(message.role ?? ''), content: typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '') }));
 	const active = body.active_kickoff_id;
 	return { messages, activeKickoffId: typeof active === 'string' && active !== '' ? active : null };

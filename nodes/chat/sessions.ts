@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { isPlainObject } from '../records/plainObject';
 
 /** A conversation's flow session, as kept in the node's static data. */
 export interface KeptSession {
@@ -17,17 +18,15 @@ export const MAX_KEPT_SESSIONS = 1000;
 
 const FIELD = 'conversationSessions';
 
-const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function keptSessions(staticData: IDataObject): Record<string, KeptSession> {
 	const kept = staticData[FIELD];
-	return isObject(kept) ? (kept as unknown as Record<string, KeptSession>) : {};
+	return isPlainObject(kept) ? (kept as unknown as Record<string, KeptSession>) : {};
 }
 
 /** The session kept for this conversation on this deployment, if any. */
 export function findSession(staticData: IDataObject, conversationKey: string, baseUrl: string): string | undefined {
 	const kept = keptSessions(staticData)[conversationKey];
-	return isObject(kept) && typeof kept.sessionId === 'string' && kept.baseUrl === baseUrl ? kept.sessionId : undefined;
+	return isPlainObject(kept) && typeof kept.sessionId === 'string' && kept.baseUrl === baseUrl ? kept.sessionId : undefined;
 }
 
 /**

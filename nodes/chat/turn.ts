@@ -1,4 +1,5 @@
-import type { CrewAnswer, HttpAnswer } from '../Crew/transport';
+import { isPassingFailure, isSuccess } from '../Crew/transport/answers';
+import type { CrewAnswer } from '../Crew/transport/answers';
 import { TurnFrames } from './frames';
 import { lastReply, readHistory, turnIsOver, userMessageCount } from './history';
 import type { ChatHistory } from './history';
@@ -50,9 +51,6 @@ export const ATTACH_RETRY_WAIT_MS = 500;
 /** Waits before reconnecting a stream that failed (not one that was cut: that resumes at once). */
 export const STREAM_RETRY_WAIT_MS = 1_000;
 
-const isSuccess = (answer: CrewAnswer): answer is HttpAnswer => answer.kind === 'http' && answer.statusCode >= 200 && answer.statusCode < 300;
-const isPassing = (answer: CrewAnswer) => answer.kind === 'network' || answer.statusCode === 429 || answer.statusCode === 408 || answer.statusCode >= 500;
-
 type HistoryRead = { history: ChatHistory } | { outcome: TurnOutcome };
 
 async function historyOf(requests: ChatRequests): Promise<HistoryRead> {
@@ -91,7 +89,7 @@ export async function runTurn(
 	const before = userMessageCount(first.history);
 	const answer = await requests.sendMessage();
 	if (!isSuccess(answer)) {
-		if (!isPassing(answer)) return { kind: 'refused', step: 'message', answer };
+		if (!isPassingFailure(answer)) return { kind: 'refused', step: 'message', answer };
 		// The message may have arrived: only the history can tell, and it is never sent again.
 		const check = await historyOf(requests);
 		const queued = 'history' in check && userMessageCount(check.history) > before && lastUserMessage(check.history) === message;
@@ -143,7 +141,7 @@ async function followTurn(
 			await clock.sleep(Math.min(ATTACH_RETRY_WAIT_MS, Math.max(0, deadline - clock.now())));
 			continue;
 		}
-		if (!isPassing(opened)) return { kind: 'refused', step: 'stream', answer: opened };
+		if (!isPassingFailure(opened)) return { kind: 'refused', step: 'stream', answer: opened };
 		await clock.sleep(Math.min(STREAM_RETRY_WAIT_MS, Math.max(0, deadline - clock.now())));
 	}
 }

@@ -1,4 +1,4 @@
-import { isPlainObject } from './crewStatus';
+import { isPlainObject } from './plainObject';
 
 /** One input a crew expects, as far as the service tells. */
 export interface CrewInput {

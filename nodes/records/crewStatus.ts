@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { readProgress, readUsage } from './runMetrics';
 import type { CrewProgress, CrewUsage } from './runMetrics';
 import { isStateId } from './stateId';
+import { isPlainObject } from './plainObject';
 
 /**
  * The states the node reads, whatever spelling the service used. `not_found` is
@@ -50,10 +51,6 @@ const NOT_FOUND_STATES = new Set(['not found', 'not_found', 'notfound']);
 // The hosted service pauses a crew for human input under a spelling nobody
 // has published; these words are what such a state would carry.
 const PAUSED_WORDS = /human|paused|awaiting|waiting_for_input|input_required/;
-
-export function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function nonEmptyText(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value : undefined;

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from './crewStatus';
 import { isStateId } from './stateId';
+import { isPlainObject } from './plainObject';
 
 /**
  * A problem with what the user gave the node, found before any request is sent.

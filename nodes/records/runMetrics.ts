@@ -1,9 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-
-// Not imported from crewStatus.ts, which reads its records with these functions.
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from './plainObject';
 
 /** The tokens a run used, as the service counted them: what users pay for. */
 export interface CrewUsage extends IDataObject {

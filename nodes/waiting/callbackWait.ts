@@ -2,8 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { humanInputFields } from '../callbacks/callbackBody';
-import { isPlainObject } from '../records/crewStatus';
+
 import type { FirstPhaseOutcome } from './firstPhase';
+import { isPlainObject } from '../records/plainObject';
 
 /**
  * The pure parts of Kickoff and Wait's "Wait By: Callback": the event stream the

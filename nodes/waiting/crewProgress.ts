@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject, readCrewState } from '../records/crewStatus';
+import { readCrewState } from '../records/crewStatus';
 import type { CrewState, CrewStatus } from '../records/crewStatus';
 import { readProgress } from '../records/runMetrics';
 import type { CrewProgress } from '../records/runMetrics';
+import { isPlainObject } from '../records/plainObject';
 
 /** Something a person watching the crew would want to hear about, read off successive status records. */
 export type ProgressEvent =

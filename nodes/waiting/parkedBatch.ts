@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../records/crewStatus';
 import { bearerMatches } from './callbackWait';
 import type { AwaitedKickoff } from './callbackWait';
+import { isPlainObject } from '../records/plainObject';
 
 /**
  * A batch waiting by callback, as it is saved with the waiting execution: one

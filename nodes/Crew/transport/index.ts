@@ -3,6 +3,10 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsF
 
 import { parseRetryAfter } from '../../waiting/pollPolicy';
 import { StatusRouteMemory } from './statusRoute';
+import type { CrewAnswer, NetworkFailure } from './answers';
+
+export { isPassingFailure, isSuccess, retryAfterOf } from './answers';
+export type { CrewAnswer, HttpAnswer, NetworkFailure } from './answers';
 
 export const CREDENTIAL_TYPE = 'crewApi';
 
@@ -21,42 +25,10 @@ export const DEFAULT_KICKOFF_TIMEOUT_SECONDS = 300;
 /** The webhook side is the confirming status read of Wait By: Callback. */
 export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
-/** The service answered, with any status code. */
-export interface HttpAnswer {
-	kind: 'http';
-	statusCode: number;
-	/** Parsed JSON when the body is JSON, else the text, else undefined. */
-	body: unknown;
-	/** The service's Retry-After, in milliseconds, when it sent one. */
-	retryAfterMs?: number;
-}
-
-/** No HTTP answer: refused, reset, timed out. */
-export interface NetworkFailure {
-	kind: 'network';
-	code: string;
-	message: string;
-}
-
-export type CrewAnswer = HttpAnswer | NetworkFailure;
-
 /** Where the crew is, and the token to keep out of every message. */
 export interface CrewConnection {
 	baseUrl: string;
 	secret: string;
-}
-
-export function isSuccess(answer: CrewAnswer): answer is HttpAnswer {
-	return answer.kind === 'http' && answer.statusCode >= 200 && answer.statusCode < 300;
-}
-
-export function retryAfterOf(answer: CrewAnswer): number | undefined {
-	return answer.kind === 'http' ? answer.retryAfterMs : undefined;
-}
-
-/** Worth asking again: the network failed, the service failed (5xx) or asked to slow down (429). */
-export function isPassingFailure(answer: CrewAnswer): boolean {
-	return answer.kind === 'network' || answer.statusCode === 429 || answer.statusCode === 408 || answer.statusCode >= 500;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../records/crewStatus';
+import { isPlainObject } from '../../records/plainObject';
 
 const MAX_MESSAGE_LENGTH = 300;
 

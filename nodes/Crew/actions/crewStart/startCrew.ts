@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } from 'n8n-workflow';
 
 import type { Sleep } from '../../../waiting/cancellableSleep';
-import { isPlainObject } from '../../../records/crewStatus';
+
 import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toFlowFieldValues, toFlowInputs, toWireInputs } from '../../../records/kickoffBody';
 import type { DeploymentKind } from '../../../records/crewInputs';
 import type { KickoffOptions } from '../../../records/kickoffBody';
@@ -14,6 +14,7 @@ import { DEFAULT_KICKOFF_TIMEOUT_SECONDS } from '../../transport';
 import type { CrewConnection } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
 import { checkUrlOptions } from '../../../records/urlOptions';
+import { isPlainObject } from '../../../records/plainObject';
 
 export const MAX_KICKOFF_TIMEOUT_SECONDS = 1_800;
 

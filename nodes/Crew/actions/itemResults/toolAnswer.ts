@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../../../records/crewStatus';
 import type { CrewOperation } from '../router';
+import { isPlainObject } from '../../../records/plainObject';
 
 /**
  * Whether the node answers an AI agent or an MCP client rather than a workflow.
