@@ -296,6 +296,12 @@ describe('reference service: files', () => {
 			expect(record.result).not.toHaveProperty('extra');
 			expect(service.runs[0].files?.map((f) => f.field)).toEqual(['document', 'extra']);
 
+			// Upload first, then the JSON kickoff naming it: the same state value.
+			const upload = JSON.parse((await postForm(service, [{ name: 'field_name', value: 'document' }, { name: 'file', filename: 'c.pdf', type: 'application/pdf', data: pdf }], { path: '/files' })).text);
+			const viaUpload = await postJson(service, { inputs: {}, input_files: { document: upload.url } });
+			const uploadRecord = await readStatus(service, JSON.parse(viaUpload.text).kickoff_id);
+			expect(uploadRecord.result.document).toEqual({ name: 'c.pdf', type: 'application/pdf', size: pdf.length, sha256: sha256(pdf) });
+
 			// Live, the record's result is the final method's text: the state, then one line a file.
 			service.configure({ dialect: 'live' });
 			const live = await postForm(service, [{ name: 'inputs', value: '{}' }, { name: 'document', filename: 'b.pdf', type: 'application/pdf', data: Buffer.from('%PDF-b') }]);
