@@ -13,7 +13,7 @@ export class CrewCallbackApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:crew.svg', dark: 'file:crew.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-crewai#webhooks-instead-of-polling';
+	documentationUrl = 'https://github.com/n8n-nodes-crewai/n8n-nodes-crewai/blob/main/docs/callbacks.md';
 
 	properties: INodeProperties[] = [
 		{
