@@ -29,7 +29,8 @@ export class Crew implements INodeType {
 		defaultVersion: 1.2,
 		subtitle:
 			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
-		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
+		description:
+			'Run deployed AI crews and flows: Get Inputs, Kickoff (with files), Get Status, Kickoff and Wait, Resume, Stop, Answer a flow\'s feedback request, and chat with a conversational flow',
 		defaults: { name: 'Crew' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
