@@ -43,11 +43,12 @@ export class Crew implements INodeType {
 			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
 			{
 				name: 'crewCallbackApi',
-				// Only Kickoff options use it (Event Stream, Human Input, the Crew, Task and Step Webhook
-				// URLs), and n8n can show a credential only by rules that must all hold (no "this option
-				// or that one"), so the label says when it is needed. n8n 1.x and 2.x both show a
-				// credential's displayName as its label, the tool's panel included.
-				displayName: 'Crew Callback API (Only for the Event Stream, Human Input and Crew, Task or Step Webhook URL Options)',
+				// Only Kickoff options use it (Event Stream URL, the Human Input Webhook URL and Auth, the
+				// Crew, Task and Step Webhook URLs), and n8n can show a credential only by rules that must
+				// all hold (no "this option or that one"), so the label says when it is needed, short
+				// enough for the panel's one line. n8n 1.x and 2.x both show a credential's displayName
+				// as its label, the tool's panel included.
+				displayName: 'Crew Callback API (Only for Event Stream or Webhook Options)',
 				required: false,
 				testedBy: 'testCallbackCredential',
 				displayOptions: { show: { operation: ['kickoff', 'kickoffAndWait'] } },

@@ -170,7 +170,7 @@ async function editorCheck({ stack, check, expected, major, docs }) {
 			const crewPanel = await panelText('Research Crew');
 			for (const input of ['topic', 'audience', 'current_year']) assert.ok(crewPanel.includes(`The crew's input "${input}"`), `the description of ${input} as written: ${crewPanel}`);
 			assert.ok(!/crew\\s|\\'/.test(crewPanel), `no escape marks in the panel: ${crewPanel}`);
-			assert.ok(crewPanel.includes('Crew Callback API (Only for the Event Stream'), 'Kickoff and Wait says when the callback credential is needed');
+			assert.ok(crewPanel.includes('Crew Callback API (Only for Event Stream or Webhook Options)'), 'Kickoff and Wait says when the callback credential is needed');
 			const statusPanel = await panelText('Research Status');
 			assert.ok(!statusPanel.includes('Crew Callback API'), 'Get Status shows no callback credential');
 			say('    the tool\'s fields read The crew\'s input "topic" (audience, current_year); the callback credential is labelled where shown, absent from Get Status');

@@ -25,10 +25,13 @@ describe('the credentials the Crew node shows', () => {
 	test('where it shows, its label says which options need it', () => {
 		const callback = description.credentials?.find((c) => c.name === 'crewCallbackApi');
 		expect(callback?.required).toBe(false);
-		expect(callback?.displayName).toBe('Crew Callback API (Only for the Event Stream, Human Input and Crew, Task or Step Webhook URL Options)');
-		// Each option it names is one of Kickoff's.
+		expect(callback?.displayName).toBe('Crew Callback API (Only for Event Stream or Webhook Options)');
+		// The options that use it are Kickoff's, each named as the label says.
 		const crew = description.properties.filter((p) => p.name === 'options').flatMap((p) => ('options' in p && p.options ? p.options : []));
 		const names = crew.map((o) => ('displayName' in o ? o.displayName : ''));
-		for (const option of ['Event Stream URL', 'Human Input Webhook URL', 'Human Input Webhook Auth', 'Crew Webhook URL', 'Task Webhook URL', 'Step Webhook URL']) expect(names).toContain(option);
+		for (const option of ['Event Stream URL', 'Human Input Webhook URL', 'Human Input Webhook Auth', 'Crew Webhook URL', 'Task Webhook URL', 'Step Webhook URL']) {
+			expect(names).toContain(option);
+			expect(option).toMatch(/Event Stream|Webhook/);
+		}
 	});
 });
