@@ -7,7 +7,7 @@ export class CrewApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:crew.svg', dark: 'file:crew.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-crewai#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-crewai/n8n-nodes-crewai#what-you-need';
 
 	properties: INodeProperties[] = [
 		{

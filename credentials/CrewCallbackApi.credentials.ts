@@ -13,7 +13,7 @@ export class CrewCallbackApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:crew.svg', dark: 'file:crew.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-crewai#webhooks-instead-of-polling';
+	documentationUrl = 'https://github.com/n8n-nodes-crewai/n8n-nodes-crewai/blob/main/docs/callbacks.md';
 
 	properties: INodeProperties[] = [
 		{
@@ -23,7 +23,7 @@ export class CrewCallbackApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'A long random value you make up (e.g. openssl rand -hex 32). The service sends it as "Authorization: Bearer …" with every event stream call and, with bearer auth, every human input call; the Crew Trigger refuses calls without it.',
+				'A long random value you make up (e.g. openssl rand -hex 32). The Crew node gives it to the service with the kickoff; the service sends it back as "Authorization: Bearer …" with every Event Stream URL call, and with every Human Input Webhook URL call when Human Input Webhook Auth is Bearer Token. The Crew Trigger refuses those calls without it. The hosted service\'s plain human-input call carries no Authorization at all: the trigger accepts it without a token when it names a kickoff ID and a task ID.',
 		},
 		{
 			displayName: 'Basic Auth User',
@@ -47,7 +47,7 @@ export class CrewCallbackApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Only for the legacy Crew, Task and Step Webhook URLs, which carry no authentication: sent in the kickoff\'s meta, which the service echoes in every call. Weaker than the bearer token: see the README.',
+				'Only for the legacy Crew, Task and Step Webhook URLs, which the service calls without any authentication. A value you make up: the Crew node puts it in the kickoff\'s meta (as webhook_secret), the service sends the meta back in every one of those calls, and the Crew Trigger refuses a legacy call without it (left empty, legacy calls are not checked at all). Anyone who sees one call learns it, so prefer the Event Stream URL with the Bearer Token.',
 		},
 		{
 			displayName: 'Flow Signing Secret',

@@ -29,7 +29,8 @@ export class Crew implements INodeType {
 		defaultVersion: 1.2,
 		subtitle:
 			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
-		description: 'Run a deployed AI crew: read its inputs, kick it off, read its status, or kick off and wait for the result',
+		description:
+			'Run deployed AI crews and flows: Get Inputs, Kickoff (with files), Get Status, Kickoff and Wait, Resume, Stop, Answer a flow\'s feedback request, and chat with a conversational flow',
 		defaults: { name: 'Crew' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -42,6 +43,12 @@ export class Crew implements INodeType {
 			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
 			{
 				name: 'crewCallbackApi',
+				// Only Kickoff options use it (Event Stream URL, the Human Input Webhook URL and Auth, the
+				// Crew, Task and Step Webhook URLs), and n8n can show a credential only by rules that must
+				// all hold (no "this option or that one"), so the label says when it is needed, short
+				// enough for the panel's one line. n8n 1.x and 2.x both show a credential's displayName
+				// as its label, the tool's panel included.
+				displayName: 'Crew Callback API (Only for Event Stream or Webhook Options)',
 				required: false,
 				testedBy: 'testCallbackCredential',
 				displayOptions: { show: { operation: ['kickoff', 'kickoffAndWait'] } },

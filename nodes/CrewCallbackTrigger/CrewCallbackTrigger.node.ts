@@ -29,7 +29,7 @@ const events: INodeProperties = {
 		{ name: 'All Events', value: 'all', description: 'Every call, including event types this node does not know (e.g. your crew\'s own events)' },
 		{ name: 'Crew', value: 'crew', description: 'Stream: crew_kickoff_started/completed/failed and other crew_* events. Legacy Crew Webhook URL: the crew finished.' },
 		{ name: 'Flow', value: 'flow', description: 'Stream: flow_* and method_execution_* events' },
-		{ name: 'Flow Feedback Requested', value: 'feedbackRequest', description: 'A flow waits for human feedback (signed request from the deployment\'s HITL webhook)' },
+		{ name: 'Flow Feedback Requested', value: 'feedbackRequest', description: 'A flow waits for human feedback (a signed request from the webhook set in the deployment\'s Settings → Human in the Loop)' },
 		{ name: 'Human Input Requested', value: 'humanInput', description: 'A crew paused for human input (its Human Input Webhook URL); answer with Resume' },
 		{ name: 'LLM', value: 'llm', description: 'Stream: llm_* events' },
 		{ name: 'Memory and Knowledge', value: 'memory', description: 'Stream: memory_* and knowledge_* events' },

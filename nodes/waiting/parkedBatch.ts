@@ -105,8 +105,8 @@ export function batchTimeoutMarker(awaited: AwaitedKickoff, timeoutMs: number, b
 	const { kickoffId } = awaited;
 	const message = `The ${batchSize} crews did not all end within ${timeoutMs / 1000} seconds; this crew's end was not seen (kickoff ID ${kickoffId})`;
 	const description =
-		`n8n resumes a waiting execution at its timeout without running the node, so this item cannot tell whether this crew ended after the execution was parked: it may have finished, failed, or still be running (it was not stopped). ` +
-		`Read its result with the Get Status operation and kickoff ID ${kickoffId} (the items that ended before parking show their own result), or raise Timeout in this node's options.`;
+		`n8n resumes a waiting execution at its timeout without running the node, so this item cannot tell whether this crew ended after the execution started waiting: it may have finished, failed, or still be running (it was not stopped). ` +
+		`Read its result with the Get Status operation and kickoff ID ${kickoffId} (the items that ended before the execution started waiting show their own result), or raise Timeout in this node's options.`;
 	return {
 		message,
 		description,

@@ -27,7 +27,9 @@
 //   the scripted model itself answers a streamed chat completion as OpenAI does;
 //   with --editor (`n8n start`, Chromium): opening a Crew tool whose inputs were never loaded
 //     fills each field with the model's $fromAI placeholder, as the sample workflow has them,
-//     and saving stores them so.
+//     and saving stores them so; the panel shows each field's description as written (no
+//     "crew\s"), the Crew Callback API credential's label says when it is needed, and Get Status
+//     shows no such credential.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
 const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
@@ -75,6 +77,8 @@ function loadVariants() {
 		id: 'e2eAgentCrewTl01',
 		credentials: { openAiApi: OPENAI_CREDENTIAL },
 		set: { 'OpenAI Chat Model': { 'model.value': 'scripted-model' }, 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } },
+		// The example's crew has one input, topic; this test's crew has three.
+		toolInputs: { 'Research Crew': ['audience', 'current_year'] },
 	});
 	const research = (...calls) => ({ tool: 'research_crew', calls });
 	return {
@@ -148,6 +152,28 @@ async function editorCheck({ stack, check, expected, major, docs }) {
 			assert.deepEqual(inputs.value, expected, 'the saved values');
 			say(`    saved: ${JSON.stringify(inputs.value)}`);
 			say(`    the saved fields keep their starting value: ${inputs.schema.every((f) => f.defaultValue === expected[f.id])}`);
+		});
+		await check('the Crew tool\'s panel shows each field the model fills with its description as written, and says when the callback credential is needed', async () => {
+			const page = browser.contexts()[0].pages()[0];
+			/** What a node's panel shows: its text and the values of its fields. */
+			const panelText = async (nodeName) => {
+				await page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`).dblclick();
+				const ndv = page.locator('[data-test-id="ndv"]');
+				await ndv.waitFor({ state: 'visible' });
+				await ndv.getByText('Credential').first().waitFor({ state: 'visible' });
+				const values = await ndv.locator('input, textarea').evaluateAll((fields) => fields.map((f) => f.value));
+				const text = `${await ndv.innerText()}\n${values.join('\n')}`;
+				await page.keyboard.press('Escape');
+				await ndv.waitFor({ state: 'hidden' });
+				return text;
+			};
+			const crewPanel = await panelText('Research Crew');
+			for (const input of ['topic', 'audience', 'current_year']) assert.ok(crewPanel.includes(`The crew's input "${input}"`), `the description of ${input} as written: ${crewPanel}`);
+			assert.ok(!/crew\\s|\\'/.test(crewPanel), `no escape marks in the panel: ${crewPanel}`);
+			assert.ok(crewPanel.includes('Crew Callback API (Only for Event Stream or Webhook Options)'), 'Kickoff and Wait says when the callback credential is needed');
+			const statusPanel = await panelText('Research Status');
+			assert.ok(!statusPanel.includes('Crew Callback API'), 'Get Status shows no callback credential');
+			say('    the tool\'s fields read The crew\'s input "topic" (audience, current_year); the callback credential is labelled where shown, absent from Get Status');
 		});
 	} finally {
 		if (browser) await browser.close();
@@ -244,7 +270,8 @@ async function suite({ major, report, root, packed, editor, docs }) {
 		await check('a wrong token reaches the model as a message naming the credential to fix', async () => {
 			const { answers } = await run(workflows.wrongToken);
 			const [answer] = answers;
-			assert.match(answer, /answered 401 while starting the crew/);
+			// Node version 1.2 detects crew or flow first, so GET /inputs is the request refused.
+			assert.match(answer, /answered 401 while reading the crew's inputs/);
 			assert.match(answer, /Check the bearer token in the Crew API credential/);
 			say(`    ${answer}`);
 		});

@@ -73,6 +73,8 @@ function loadWorkflows() {
 		id: 'e2eAgentCrewTl01',
 		credentials: { openAiApi: OPENAI_CREDENTIAL },
 		set: { 'OpenAI Chat Model': { 'model.value': 'scripted-model' } },
+		// The example's crew has one input, topic; this test's crew has three.
+		toolInputs: { 'Research Crew': ['audience', 'current_year'] },
 	});
 	return {
 		...live,

@@ -65,7 +65,12 @@ async function suite({ major, report, root, packed }) {
 			const port = await freePort();
 			ctx.baseUrl = `http://127.0.0.1:${port}`;
 			// The example a user imports (examples/mcp-server.json).
-			const workflow = loadExample('mcp-server.json', { id: 'e2eMcpCrewTool01', set: { 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } } });
+			const workflow = loadExample('mcp-server.json', {
+				id: 'e2eMcpCrewTool01',
+				set: { 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } },
+				// The example's crew has one input, topic; this test's crew has three.
+				toolInputs: { 'Research Crew': ['audience', 'current_year'] },
+			});
 			// A second Crew tool whose crew fails, for the failure check only.
 			const failing = JSON.parse(JSON.stringify(workflow.nodes.find((n) => n.name === 'Research Crew')));
 			Object.assign(failing, { name: 'Failing Crew', id: 'b9e2e001-0003-4c2e-9a11-6d6370740001', position: [220, 220] });

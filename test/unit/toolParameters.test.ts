@@ -1,6 +1,20 @@
 import { extractFromAICalls } from 'n8n-workflow';
 
-import { fromAiDefault, toolFieldDefault, toolParameterKey } from '../../nodes/Crew/methods/toolParameters';
+import { fromAiDefault, toolFieldDefault, toolParameterDescription, toolParameterKey } from '../../nodes/Crew/methods/toolParameters';
+
+/**
+ * The description n8n's editor shows in the panel of a value the model defines: its
+ * parseOverrides (n8n-editor-ui, focusPanel store, the same in 1.123.81 and 2.41.1) turns every
+ * backslash and the character after it, unless that is a backtick, into two backslashes, then
+ * reads the call with n8n-workflow's extractFromAICalls.
+ */
+function editorShows(value: string): string | undefined {
+	const calls = extractFromAICalls(value.replace(/\\[^`]/g, '\\\\'));
+	return calls.length === 1 ? calls[0].description : undefined;
+}
+
+/** The description the model gets: n8n-core builds the tool's schema with extractFromAICalls. */
+const modelGets = (value: string) => extractFromAICalls(value)[0].description;
 
 describe('the tool parameter of a crew input', () => {
 	it('is read by n8n as the input\'s name, a description and a type', () => {
@@ -11,8 +25,19 @@ describe('the tool parameter of a crew input', () => {
 		expect(extractFromAICalls(fromAiDefault('topic'))[0].type).toBe('string');
 	});
 
-	it('carries n8n\'s mark of a value the model defines', () => {
-		expect(fromAiDefault('topic')).toBe('={{ /*n8n-auto-generated-fromAI-override*/ $fromAI(\'topic\', \'The crew\\\'s input "topic"\', \'string\') }}');
+	it('carries n8n\'s mark of a value the model defines, its description in backticks as n8n writes its own', () => {
+		expect(fromAiDefault('topic')).toBe('={{ /*n8n-auto-generated-fromAI-override*/ $fromAI(\'topic\', `The crew\'s input "topic"`, \'string\') }}');
+	});
+
+	it('reads the same in the editor\'s panel as the model gets it, without escape marks', () => {
+		for (const [name, optional] of [['topic', false], ['topic', true], ['it\'s `odd` \\ "x"', false], ['a ${b}', true]] as const) {
+			const value = fromAiDefault(name, 'string', optional);
+			expect(editorShows(value)).toBe(modelGets(value));
+		}
+		expect(editorShows(fromAiDefault('topic'))).toBe('The crew\'s input "topic"');
+		expect(editorShows(fromAiDefault('topic', 'array', true))).toBe(toolParameterDescription('topic', true, 'array'));
+		expect(editorShows(fromAiDefault('it\'s `odd` \\ "x"'))).toBe('The crew\'s input "it\'s `odd` \\ "x""');
+		expect(editorShows(fromAiDefault('a ${b}'))).toBe('The crew\'s input "a $ {b}"');
 	});
 
 	it('gets a key n8n accepts from any input name', () => {
@@ -30,5 +55,16 @@ describe('the tool parameter of a crew input', () => {
 		expect(toolFieldDefault('topic', 'string', described)).toBe(described);
 		expect(toolFieldDefault('topic', 'string', 'tides')).toBeUndefined();
 		expect(toolFieldDefault('topic', 'string', '={{ $json.topic }}')).toBeUndefined();
+	});
+
+	it('writes anew the single-quoted starting value of earlier versions, which the panel showed as "crew\\s"', () => {
+		const marker = '/*n8n-auto-generated-fromAI-override*/';
+		const earlier = `={{ ${marker} $fromAI('topic', 'The crew\\'s input "topic"', 'string') }}`;
+		const earlierFlow = `={{ ${marker} $fromAI('count', 'The flow\\'s state field "count", a number (optional: leave it out to keep the flow\\'s default)', 'string', '') }}`;
+		expect(editorShows(earlier)).toBe('The crew\\s input "topic"');
+		expect(toolFieldDefault('topic', 'string', earlier)).toBe(fromAiDefault('topic', 'string'));
+		expect(toolFieldDefault('count', 'number', earlierFlow, true)).toBe(fromAiDefault('count', 'number', true));
+		const edited = `={{ ${marker} $fromAI('topic', 'The subject, in the user\\'s words', 'string') }}`;
+		expect(toolFieldDefault('topic', 'string', edited)).toBe(edited);
 	});
 });

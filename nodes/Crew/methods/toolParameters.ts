@@ -25,9 +25,22 @@ function fromAiType(type: FieldType | undefined): 'string' | 'number' | 'boolean
 	return 'string';
 }
 
-/** A string literal for an expression, in single quotes. */
+/** A string literal for an expression, in single quotes: for keys and types, which hold no quote. */
 function quoted(text: string): string {
 	return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * A description's string literal, in backticks as n8n's editor writes the ones of its own "let
+ * the model define" values (buildValueFromOverride). The editor reads a description back for the
+ * panel by turning every backslash pair but one before a backtick into two backslashes
+ * (parseOverrides), so a single-quoted "crew\'s" reaches the panel as "crew\s"; in backticks an
+ * apostrophe or a double quote needs no escape. A backtick is escaped (the editor keeps that
+ * one) and a backslash doubled. A "${" (in an input's name, at most) would start a template's
+ * placeholder, and no escape of it survives the editor's reading: it is written "$ {".
+ */
+function quotedDescription(text: string): string {
+	return `\`${text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '$ {')}\``;
 }
 
 /** How a flow field's value is written, for a model that gets every flow field as text. */
@@ -65,11 +78,20 @@ const OPTIONAL_DEFAULT = "''";
  * is no longer offered to the model.
  */
 export function fromAiDefault(inputName: string, type?: FieldType, optional = false): string {
+	return fromAiExpression(inputName, type, optional, quotedDescription);
+}
+
+function fromAiExpression(inputName: string, type: FieldType | undefined, optional: boolean, quote: (text: string) => string): string {
 	const key = toolParameterKey(inputName);
 	if (optional) {
-		return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quoted(toolParameterDescription(inputName, true, type))}, 'string', ${OPTIONAL_DEFAULT}) }}`;
+		return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quote(toolParameterDescription(inputName, true, type))}, 'string', ${OPTIONAL_DEFAULT}) }}`;
 	}
-	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quoted(toolParameterDescription(inputName))}, ${quoted(fromAiType(type))}) }}`;
+	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quote(toolParameterDescription(inputName))}, ${quoted(fromAiType(type))}) }}`;
+}
+
+/** True for the starting value this package wrote before its descriptions were in backticks: unchanged by the user, so safe to write anew. */
+function isSingleQuotedDefault(value: string, inputName: string, type: FieldType | undefined, optional: boolean): boolean {
+	return value === fromAiExpression(inputName, type, optional, quoted);
 }
 
 function isModelsValue(value: unknown): value is string {
@@ -83,10 +105,12 @@ function isModelsValue(value: unknown): value is string {
  * `$fromAI` in the saved parameters, that copy too. So the copy must agree with
  * the values once the fields are loaded again: a new or empty field gets the
  * model's placeholder, a field the model fills keeps its own (with the user's
- * description), and a field the user set to a value gets none, so the model is
- * not asked for it.
+ * description; the single-quoted one this package wrote before is written anew), and
+ * a field the user set to a value gets none, so the model is not asked for it.
  */
 export function toolFieldDefault(inputName: string, type: FieldType | undefined, currentValue: unknown, optional = false): string | undefined {
 	if (currentValue === undefined || currentValue === null || currentValue === '') return fromAiDefault(inputName, type, optional);
-	return isModelsValue(currentValue) ? currentValue : undefined;
+	if (!isModelsValue(currentValue)) return undefined;
+	// The old starting value shows "crew\s" in the panel; one the user edited is theirs to keep.
+	return isSingleQuotedDefault(currentValue, inputName, type, optional) ? fromAiDefault(inputName, type, optional) : currentValue;
 }

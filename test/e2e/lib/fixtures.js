@@ -38,9 +38,12 @@ const PLACEHOLDER_ID = /^REPLACE_WITH_YOUR_/;
  * - `text`: {placeholder: value} replaced in the file's text (e.g. a URL the user pastes);
  * - `set`: {nodeName: {'options.meta': value, ...}}: parameters by dotted path, for what steers
  *   the reference crew (options.meta.reference) and shortens the test's waits;
+ * - `toolInputs`: {nodeName: ['audience', ...]}: a Crew tool's fields for inputs the test's crew
+ *   has beyond the example's (a user's crew has its own), as the editor fills them (the package's
+ *   toolFieldDefault, from the build);
  * - `id` and `name`, when given.
  */
-function loadExample(file, { credentials = {}, text = {}, set = {}, id, name } = {}) {
+function loadExample(file, { credentials = {}, text = {}, set = {}, toolInputs = {}, id, name } = {}) {
 	let raw = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
 	for (const [placeholder, value] of Object.entries(text)) raw = raw.split(placeholder).join(value);
 	const wf = JSON.parse(raw);
@@ -61,6 +64,16 @@ function loadExample(file, { credentials = {}, text = {}, set = {}, id, name } =
 			let at = node.parameters;
 			for (const k of keys.slice(0, -1)) at = at[k] = at[k] || {};
 			at[keys[keys.length - 1]] = value;
+		}
+	}
+	for (const [nodeName, inputNames] of Object.entries(toolInputs)) {
+		const node = wf.nodes.find((n) => n.name === nodeName);
+		if (!node) throw new Error(`examples/${file}: no node "${nodeName}"`);
+		const { fromAiDefault } = require(path.join(__dirname, '..', '..', '..', 'dist', 'nodes', 'Crew', 'methods', 'toolParameters.js'));
+		const { value, schema } = node.parameters.inputs;
+		for (const input of inputNames) {
+			value[input] = fromAiDefault(input, 'string');
+			schema.push({ ...schema[0], id: input, displayName: input, defaultValue: value[input] });
 		}
 	}
 	if (id) wf.id = id;
