@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // The Crew node as an AI Agent's tool in a real n8n, with a scripted OpenAI-compatible model
 // (lib/scriptedModel.js) that calls tools only with what their offered schema says.
@@ -30,11 +29,9 @@
 //     and saving stores them so.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
@@ -286,17 +283,4 @@ async function suite({ major, report, root, packed, editor, docs }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, editor: { type: 'boolean' }, docs: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), editor: Boolean(values.editor), docs: Boolean(values.docs), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'AI Agent tool', folder: 'agent', suite, extra: { editor: opts.editor, docs: opts.docs } });
-}
-
 module.exports = { agentSuite: suite };
-
-if (require.main === module) runMain(main);

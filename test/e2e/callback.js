@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // The callback round trip in a real n8n: Kickoff with a Crew Webhook URL → the reference
 // crew service runs the crew → it calls the Crew Trigger's production URL → n8n runs the
@@ -40,22 +39,19 @@
 // Expects dist/ to be built (`npm run build`). Prints one line per check and ends with
 // "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const crypto = require('node:crypto');
 
 const procs = require('./lib/procs');
-const pkg = require('./lib/pkg');
 const { prepare } = require('./lib/stack');
 const { freePort, OWNER } = require('./lib/n8n');
 const { WORKFLOWS_DIR, loadExample } = require('./lib/fixtures');
 const { items } = require('./lib/runData');
 const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
+const { say } = require('./lib/report');
+const { restClient, decodeExecutionData } = require('./lib/rest');
 
 const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
 const SHOTS = path.join(__dirname, 'screenshots');
@@ -132,37 +128,6 @@ function productionUrl(baseUrl, node, webhookPath) {
 	return `${baseUrl}/webhook/${node.webhookId}/${webhookPath}`;
 }
 
-/** n8n's REST API as the signed-in owner (the n8n-auth cookie of POST /rest/login). */
-async function restClient(baseUrl, owner = OWNER) {
-	const res = await fetch(`${baseUrl}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-	});
-	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
-	const cookie = res.headers
-		.getSetCookie()
-		.map((c) => c.split(';')[0])
-		.find((c) => c.startsWith('n8n-auth='));
-	assert.ok(cookie, 'POST /rest/login set no n8n-auth cookie');
-	const get = async (route) => {
-		const r = await fetch(`${baseUrl}/rest/${route}`, { headers: { cookie } });
-		const text = await r.text();
-		if (!r.ok) throw new Error(`GET /rest/${route}: ${r.status} ${text.slice(0, 500)}`);
-		return JSON.parse(text).data;
-	};
-	return {
-		cookie,
-		get,
-		/** Every stored execution of a workflow, newest first (summaries, without data). */
-		executions: async (workflowId) => {
-			const data = await get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
-			return data.results;
-		},
-		execution: (id) => get(`executions/${id}`),
-	};
-}
-
 /** The crew service's webhook calls (kind, url, kickoffId, status, error, payload). */
 async function deliveries(crew) {
 	const res = await fetch(`${crew.url}/_reference/webhooks`);
@@ -195,12 +160,6 @@ async function newFinishedExecutions(rest, workflowId, known, timeoutMs = EXECUT
 		}
 		await sleep(250);
 	}
-}
-
-/** An execution's run data: n8n stores IRunExecutionData flatted-encoded; flatted comes with n8n. */
-function decodeExecutionData(n8n, data) {
-	const flatted = require(require.resolve('flatted', { paths: [path.join(n8n.layout.target, 'node_modules')] }));
-	return typeof data === 'string' ? flatted.parse(data) : data;
 }
 
 /**
@@ -550,48 +509,4 @@ async function editorCheck({ major, baseUrl, workflowId, triggerUrl }) {
 	return browser;
 }
 
-function parse() {
-	const { values } = parseArgs({
-		options: {
-			n8n: { type: 'string' },
-			editor: { type: 'boolean' },
-			keep: { type: 'boolean' },
-			'without-package': { type: 'boolean' },
-			help: { type: 'boolean' },
-		},
-	});
-	if (values.help) printHeaderAndExit(__filename);
-	const majors = parseMajors(values.n8n);
-	return { majors, editor: Boolean(values.editor), keep: Boolean(values.keep), withoutPackage: Boolean(values['without-package']) };
-}
-
-async function main() {
-	const opts = parse();
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-callback-'));
-	const report = createReport();
-	try {
-		let packed;
-		if (!opts.withoutPackage) {
-			try {
-				packed = await pkg.pack(path.join(root, 'pack'));
-				say(`packed ${path.basename(packed.tarball)} (${packed.files.length} files)`);
-			} catch (err) {
-				report.record('setup', 'npm pack of the package', err, 0);
-			}
-		}
-		if (packed || opts.withoutPackage) {
-			for (const major of opts.majors) {
-				say(`# callback round trip, n8n ${major}.x`);
-				await callbackSuite({ major, report, root: path.join(root, `callback-${major}`), packed, withPackage: !opts.withoutPackage, editor: opts.editor });
-			}
-		}
-	} finally {
-		await tearDown({ root, keep: opts.keep });
-	}
-	process.exitCode = report.finish();
-}
-
 module.exports = { callbackSuite, productionUrl, restClient, decodeExecutionData, kickoffVia, answeredDelivery, newFinishedExecutions };
-
-if (require.main === module) runMain(main);

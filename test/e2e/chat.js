@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // Chat with a conversational flow in a real n8n: the example workflow
 // (examples/chat-with-a-conversational-flow.json: a public Chat Trigger, streaming → Crew,
@@ -21,19 +20,17 @@
 //   no token in what the clients received or in n8n's logs.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
 const { CREDENTIALS } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
-const { assertNoToken } = require('./tests');
+const { assertNoToken } = require('./lib/tokens');
 
 const EXAMPLE_FILE = path.join(__dirname, '..', '..', 'examples', 'chat-with-a-conversational-flow.json');
 const CREW_NODE = 'Send Message to the Flow';
@@ -218,17 +215,4 @@ async function suite({ major, report, root, packed }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'chat', folder: 'chat', suite });
-}
-
 module.exports = { chatSuite: suite };
-
-if (require.main === module) runMain(main);

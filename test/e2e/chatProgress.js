@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // Live progress as a person reads it in n8n's own hosted chat page: a public Chat Trigger
 // (hosted chat, response mode Streaming) → Kickoff and Wait on a 6 s crew of three tasks,
@@ -28,9 +27,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
@@ -39,7 +36,7 @@ const { versionInfo } = require('./lib/install');
 const { launch } = require('./lib/browser');
 const { serveChatWidget, CHAT } = require('./lib/chatWidget');
 const { say } = require('./lib/report');
-const { assertNoToken } = require('./tests');
+const { assertNoToken } = require('./lib/tokens');
 
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'chat', 'chat-progress.json');
 const SHOTS = path.join(__dirname, 'screenshots');
@@ -237,19 +234,4 @@ async function suite({ major, report, root, packed, docs, docsWritten, dialect =
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, dialect: { type: 'string' }, docs: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	const dialect = values.dialect ?? 'documented';
-	if (!['documented', 'live'].includes(dialect)) throw new Error(`--dialect: documented or live, not "${dialect}"`);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep), docs: Boolean(values.docs), dialect };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'hosted chat', folder: 'chat', suite, extra: { docs: opts.docs, docsWritten: { done: false }, dialect: opts.dialect } });
-}
-
 module.exports = { chatProgressSuite: suite };
-
-if (require.main === module) runMain(main);

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // A deployed flow in a real n8n: the reference service as a flow in the live dialect
 // (`deployment: 'flow'`, `dialect: 'live'`: state fields listed by name with `id`, none
@@ -27,12 +26,10 @@
 //   no token in anything n8n printed, stored or sent the model.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
@@ -43,7 +40,7 @@ const { say } = require('./lib/report');
 const { items, errorText, pairedIndexes } = require('./lib/runData');
 const { startScriptedModel } = require('./lib/scriptedModel');
 const { restClient, decodeExecutionData } = require('./callback');
-const { assertNoToken } = require('./tests');
+const { assertNoToken } = require('./lib/tokens');
 
 const FLOWS_DIR = path.join(WORKFLOWS_DIR, 'flows');
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
@@ -256,15 +253,4 @@ async function suite({ major, report, root, packed }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'flows', folder: 'flows', suite });
-}
-
-if (require.main === module) runMain(main);
+module.exports = { flowsSuite: suite };

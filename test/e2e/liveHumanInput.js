@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // Human input as the hosted service does it today, in a real n8n: the reference crew service
 // in its live dialect (field notes, "What the live service answered") calls the top-level
@@ -25,11 +24,9 @@
 // Expects dist/ to be built (`npm run build`). Prints one line per check and ends with
 // "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
@@ -157,17 +154,4 @@ async function liveHumanInputSuite({ major, report, root, packed }) {
 	});
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const { majors, keep } = parse();
-	await runSuitesByMajor({ majors, keep, title: 'live human input', folder: 'live-hitl', suite: liveHumanInputSuite });
-}
-
 module.exports = { liveHumanInputSuite };
-
-if (require.main === module) runMain(main);

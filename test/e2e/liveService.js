@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // The packed node in a real n8n against the reference service in its live dialect: what the
 // hosted service answered in the vendor's live tests of 2026-10-01 (field notes, "What the
@@ -26,11 +25,9 @@
 //   no token in n8n's output, its logs or what the model received.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
@@ -39,7 +36,7 @@ const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 const { items, errorText } = require('./lib/runData');
 const { startScriptedModel } = require('./lib/scriptedModel');
-const { assertNoToken } = require('./tests');
+const { assertNoToken } = require('./lib/tokens');
 
 const LIVE_DIR = path.join(WORKFLOWS_DIR, 'live');
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
@@ -223,17 +220,4 @@ async function suite({ major, report, root, packed }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'live service', folder: 'live', suite });
-}
-
 module.exports = { liveServiceSuite: suite };
-
-if (require.main === module) runMain(main);

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // Kickoff and Wait, Wait By: Callback, in a real n8n against the reference service in its
 // live dialect, with a crew that pauses for human input after the execution parked. Live, a
@@ -21,12 +20,10 @@
 //     (its kickoff id and the call's task id), in order.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
@@ -184,17 +181,4 @@ async function suite({ major, report, root, packed }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'live wait by callback', folder: 'wait-callback', suite });
-}
-
 module.exports = { liveWaitByCallbackSuite: suite };
-
-if (require.main === module) runMain(main);

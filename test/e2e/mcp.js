@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // The Crew tool served by n8n's MCP Server Trigger, called by a real MCP client (the MCP SDK's
 // own, @modelcontextprotocol/sdk, over streamable HTTP).
@@ -17,9 +16,7 @@
 //     answers with the reason and what to do.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
-const { parseArgs } = require('node:util');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
@@ -139,19 +136,4 @@ async function suite({ major, report, root, packed }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	const majors = parseMajors(values.n8n || '2');
-	if (majors.includes('1')) say('n8n 1.x: not run here (the MCP check is for n8n 2.x)');
-	return { majors: majors.filter((m) => m === '2'), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'MCP Server Trigger', folder: 'mcp', suite });
-}
-
 module.exports = { mcpSuite: suite };
-
-if (require.main === module) runMain(main);

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // Live progress in a real n8n: a Webhook in streaming response mode (version 2.1) starts
 // Kickoff and Wait, and the crew's progress reaches the HTTP client while the crew runs.
@@ -21,19 +20,17 @@
 //   no token in what either client received or in n8n's logs.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
 const { loadExample } = require('./lib/fixtures');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
-const { assertNoToken } = require('./tests');
+const { assertNoToken } = require('./lib/tokens');
 
 const CREW_NODE = 'Kickoff and Wait';
 const CREW_MS = 6000;
@@ -211,17 +208,4 @@ async function suite({ major, report, root, packed }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'streaming', folder: 'streaming', suite });
-}
-
 module.exports = { streamingSuite: suite };
-
-if (require.main === module) runMain(main);

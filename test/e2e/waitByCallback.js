@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // Kickoff and Wait, Wait By: Callback, in a real n8n: the Crew node kicks off with the
 // execution's resume URL as the crew's event stream, n8n saves the execution as waiting,
@@ -27,12 +26,10 @@
 //     resumes it with the timeout item, naming the kickoff id.
 // Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const { waitForWebhook } = require('./queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
 const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
@@ -397,17 +394,4 @@ async function suite({ major, report, root, packed }) {
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'wait by callback', folder: 'wait-callback', suite });
-}
-
 module.exports = { waitByCallbackSuite: suite };
-
-if (require.main === module) runMain(main);
