@@ -52,6 +52,7 @@ const { items } = require('./lib/runData');
 const { versionInfo } = require('./lib/install');
 const { say } = require('./lib/report');
 const { restClient, decodeExecutionData } = require('./lib/rest');
+const { until } = require('./lib/until');
 
 const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
 const SHOTS = path.join(__dirname, 'screenshots');
@@ -261,8 +262,13 @@ async function callbackSuite({ major, report, root, packed, withPackage = true, 
 			const shown = `${String(settings.urlBaseWebhook).replace(/\/+$/, '')}/webhook/${ctx.webhookId}/crew`;
 			assert.equal(shown, ctx.triggerUrl, "n8n's webhook base URL + the trigger's path");
 			// Registered: n8n answers with the trigger's own 401 (no secret), not 404 "not registered".
-			const res = await fetch(ctx.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"result":"no secret"}' });
-			const body = await res.text();
+			// n8n answers readiness before it has registered the active workflows' webhooks (seen
+			// under load on 2.41): a 404 means "not yet", until the guard.
+			const { res, body } = await until('the Crew Trigger webhook registered', async () => {
+				const r = await fetch(ctx.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"result":"no secret"}' });
+				const text = await r.text();
+				return r.status === 404 ? null : { res: r, body: text };
+			}, 60000, 500);
 			assert.equal(res.status, 401, `POST ${ctx.triggerUrl} without the secret: ${res.status} ${body.slice(0, 300)}`);
 			assert.match(body, /webhook secret is missing or wrong/i);
 			// Nor did that refused call start the workflow.

@@ -13,6 +13,7 @@ const path = require('node:path');
 const procs = require('./procs');
 const { prepare } = require('./stack');
 const { versionInfo } = require('./install');
+const { freePort } = require('./n8n');
 const { restClient, runManually, publish } = require('./rest');
 const { startScriptedModel } = require('./scriptedModel');
 const { assertNoToken, leakedTokens } = require('./tokens');
@@ -112,11 +113,16 @@ function createLane({ major, suites, root, packed, opts }) {
 	async function build() {
 		const t0 = Date.now();
 		const model = suites.some((s) => s.needs.model) ? await startScriptedModel() : null;
+		// The port is chosen before the workflows are made, so that they can name n8n's own URLs
+		// (a Crew Webhook URL, a resume URL's base); WEBHOOK_URL makes n8n build them the same.
+		const port = await freePort();
+		const baseUrl = `http://127.0.0.1:${port}`;
 		const owners = {};
 		const byKey = {};
-		for (const suite of suites) {
+		const shared = suites.filter((s) => s.needs.server);
+		for (const suite of shared) {
 			if (!suite.workflows) continue;
-			byKey[suite.name] = suite.workflows(fixtures, { major, model });
+			byKey[suite.name] = suite.workflows(fixtures, { major, model, baseUrl });
 			for (const wf of Object.values(byKey[suite.name])) {
 				assert.ok(wf.id, `suite ${suite.name}: a workflow without an id (${wf.name})`);
 				assert.ok(!owners[wf.id] || owners[wf.id] === suite.name, `workflow id ${wf.id} is used by suites ${owners[wf.id]} and ${suite.name}`);
@@ -134,12 +140,21 @@ function createLane({ major, suites, root, packed, opts }) {
 				Object.assign(workflows, ...Object.values(byKey).map((w) => Object.fromEntries(Object.values(w).map((wf) => [wf.id, wf]))));
 			},
 		});
-		if (model) await stack.n8n.importCredentials([{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }]);
-		await stack.n8n.start();
+		const credentials = model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : [];
+		for (const suite of shared) if (suite.credentials) credentials.push(...suite.credentials({ major, model, baseUrl, tokens: stack.tokens }));
+		if (credentials.length) await stack.n8n.importCredentials(credentials);
+		const env = { N8N_PORT: String(port), WEBHOOK_URL: `${baseUrl}/` };
+		await stack.n8n.start({ env });
 		await stack.n8n.setupOwner();
 		const rest = await restClient(stack.n8n.server.url);
+		/** Stops and starts the shared n8n on the same port and user folder; signs in again. */
+		const restart = async () => {
+			await stack.n8n.stop();
+			await stack.n8n.start({ env });
+			Object.assign(rest, await restClient(stack.n8n.server.url));
+		};
 		say(`  [n8n ${lane.version}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
-		return { ...stack, model, rest, workflowsBySuite: byKey };
+		return { ...stack, model, rest, restart, baseUrl, workflowsBySuite: byKey };
 	}
 	let browser;
 	lane.browser = async () => {
@@ -213,6 +228,8 @@ async function suiteContext({ suite, lane, results, root, packed, opts }) {
 			tokens: stack.tokens,
 			model: stack.model,
 			installedAt: stack.installedAt,
+			baseUrl: stack.baseUrl,
+			restartN8n: stack.restart,
 			workflows: stack.workflowsBySuite[suite.name] || {},
 		});
 		t.resetService = async (overrides = {}) => {
