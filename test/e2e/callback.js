@@ -164,20 +164,21 @@ async function newFinishedExecutions(rest, workflowId, known, timeoutMs = EXECUT
 }
 
 /**
- * Runs a kickoff workflow with `n8n execute` (its own process, same database) and returns the
+ * Runs a kickoff workflow with `n8n execute` (its own process, same database; or with `execute`,
+ * e.g. over REST, which gives the same shape) and returns the
  * kickoff_id of its output. When `n8n execute` fails, the error names how; `onStarted` is first
  * given the kickoff_id the service saw (if exactly one kickoff reached it), so that the checks
  * of the round trip after it can still run and tell an `n8n execute` problem from a callback one.
  */
-async function kickoffVia(n8n, crew, workflow, onStarted = () => {}) {
+async function kickoffVia(n8n, crew, workflow, onStarted = () => {}, execute = (wf) => n8n.execute(wf.id)) {
 	const before = new Set((await crew.runs()).map((r) => r.kickoffId));
-	const exec = await n8n.execute(workflow.id);
+	const exec = await execute(workflow);
 	const started = (await crew.runs()).filter((r) => !before.has(r.kickoffId));
 	if (started.length === 1) onStarted(started[0].kickoffId);
 	if (exec.code !== 0 || !exec.run) {
 		const how = `exit ${exec.code}${exec.signal ? `, signal ${exec.signal}` : ''}${exec.timedOut ? ', timed out' : ''}${exec.run ? '' : ', no run JSON'}`;
 		throw new Error(
-			`n8n execute --id=${workflow.id} (${how}; the service saw ${started.length} kickoff(s)); stderr:\n${procs.tail(exec.stderr, 20)}\nstdout:\n${procs.tail(exec.stdout, 8)}`,
+			`running ${workflow.id} (${how}; the service saw ${started.length} kickoff(s)); stderr:\n${procs.tail(exec.stderr, 20)}\nstdout:\n${procs.tail(exec.stdout, 8)}`,
 		);
 	}
 	const out = items(exec.run, KICKOFF_NODE);
