@@ -129,24 +129,27 @@ async function chooseCredentials(page, nodeName, names) {
 	await page.locator(sel.ndv).first().waitFor({ state: 'visible' });
 	const selects = page.locator(`${sel.ndv} ${sel.credentialSelect}`);
 	await selects.first().waitFor({ state: 'visible' });
+	const wanted = Object.values(names).filter(Boolean);
+	// The panel draws one selector per credential type, not always all at once (seen on 1.123).
+	await until(`${wanted.length} credential selectors in the panel of "${nodeName}"`, async () => (await selects.count()) >= wanted.length, 10000, 200).catch(() => {});
 	const chosen = [];
 	const count = await selects.count();
-	for (let i = 0; i < count; i++) {
+	for (let i = 0; i < count && chosen.length < wanted.length; i++) {
 		await selects.nth(i).click();
-		const list = page.locator(sel.dropdown).last();
-		await list.waitFor({ state: 'visible' });
-		let picked = null;
-		for (const name of Object.values(names)) {
-			if (chosen.includes(name)) continue;
-			const candidate = list.getByText(name, { exact: true }).first();
-			if (await candidate.isVisible()) {
-				await candidate.click();
-				picked = name;
-				break;
+		await page.locator(sel.dropdown).last().waitFor({ state: 'visible' });
+		// The selector lists the credentials of its own type: the one wanted of those, once listed.
+		const option = async () => {
+			for (const name of wanted.filter((n) => !chosen.includes(n))) {
+				const candidate = page.locator(sel.dropdown).getByText(name, { exact: true }).first();
+				if (await candidate.isVisible()) return { name, candidate };
 			}
-		}
-		if (picked) chosen.push(picked);
-		else await page.keyboard.press('Escape');
+			return null;
+		};
+		const found = await until('a wanted credential listed', option, 3000, 200).catch(() => null);
+		if (found) {
+			await found.candidate.click();
+			chosen.push(found.name);
+		} else await page.keyboard.press('Escape');
 	}
 	await closePanel(page);
 	return chosen;
