@@ -43,32 +43,34 @@ async function modelFieldDescriptions(page, fields) {
 	return out;
 }
 
-// n8n labels a node's second credential "Credential for <its display name>".
-const CALLBACK_LABEL = /^Credential for Crew Callback API\b/;
 // Words that say when the credential is needed ("Only for Event Stream or Webhook Options").
 const WHEN_NEEDED = /\b(only|needed|required|when|if)\b/i;
 
 /**
- * Whether the open panel shows the Crew Callback API credential's selector, its label, and a hint
- * that says when it is needed: in its label or in any other text of the panel naming it.
+ * Whether the open panel shows the Crew Callback API credential (its selector's label, "Credential
+ * for <the credential's name>", or any other text naming it), and a hint that says when it is
+ * needed: in that label or in any other text of the panel naming it.
  */
 async function callbackCredentialShown(page) {
 	const params = page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]').first();
 	await params.waitFor({ state: 'visible' });
 	await params.locator('[data-test-id="parameter-input-operation"]').first().waitFor({ state: 'visible' });
+	// Each visible element whose own text names the Crew Callback API, with its parent's whole text
+	// (the label "Credential for …" may be split over several text nodes).
 	const texts = await params.evaluate((root) => {
 		const out = [];
 		const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
 		for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-			const text = n.textContent.trim();
 			const el = n.parentElement;
-			if (text && el && el.offsetParent && /Callback API/i.test(text)) out.push(text);
+			if (!el || !el.offsetParent || !/Callback API/i.test(n.textContent)) continue;
+			const whole = ((el.parentElement || el).innerText || n.textContent).replace(/\s+/g, ' ').trim();
+			out.push(whole);
 		}
 		return out;
 	});
-	const label = texts.find((text) => CALLBACK_LABEL.test(text)) || null;
+	const label = texts[0] || null;
 	const hint = texts.find((text) => WHEN_NEEDED.test(text)) || null;
-	return { selector: Boolean(label), label, hint, texts };
+	return { selector: texts.length > 0, label, hint, texts };
 }
 
 module.exports = { fromAiDescriptions, modelFieldDescriptions, callbackCredentialShown, unquote };
