@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // The callback round trip in a real n8n: Kickoff with a Crew Webhook URL → the reference
 // crew service runs the crew → it calls the Crew Trigger's production URL → n8n runs the
@@ -40,22 +39,20 @@
 // Expects dist/ to be built (`npm run build`). Prints one line per check and ends with
 // "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, tearDown, runMain } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const crypto = require('node:crypto');
 
 const procs = require('./lib/procs');
-const pkg = require('./lib/pkg');
 const { prepare } = require('./lib/stack');
 const { freePort, OWNER } = require('./lib/n8n');
 const { WORKFLOWS_DIR, loadExample } = require('./lib/fixtures');
 const { items } = require('./lib/runData');
 const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
+const { say } = require('./lib/report');
+const { restClient, decodeExecutionData } = require('./lib/rest');
+const { until } = require('./lib/until');
 
 const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
 const SHOTS = path.join(__dirname, 'screenshots');
@@ -132,37 +129,6 @@ function productionUrl(baseUrl, node, webhookPath) {
 	return `${baseUrl}/webhook/${node.webhookId}/${webhookPath}`;
 }
 
-/** n8n's REST API as the signed-in owner (the n8n-auth cookie of POST /rest/login). */
-async function restClient(baseUrl, owner = OWNER) {
-	const res = await fetch(`${baseUrl}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-	});
-	if (!res.ok) throw new Error(`POST /rest/login: ${res.status} ${await res.text()}`);
-	const cookie = res.headers
-		.getSetCookie()
-		.map((c) => c.split(';')[0])
-		.find((c) => c.startsWith('n8n-auth='));
-	assert.ok(cookie, 'POST /rest/login set no n8n-auth cookie');
-	const get = async (route) => {
-		const r = await fetch(`${baseUrl}/rest/${route}`, { headers: { cookie } });
-		const text = await r.text();
-		if (!r.ok) throw new Error(`GET /rest/${route}: ${r.status} ${text.slice(0, 500)}`);
-		return JSON.parse(text).data;
-	};
-	return {
-		cookie,
-		get,
-		/** Every stored execution of a workflow, newest first (summaries, without data). */
-		executions: async (workflowId) => {
-			const data = await get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
-			return data.results;
-		},
-		execution: (id) => get(`executions/${id}`),
-	};
-}
-
 /** The crew service's webhook calls (kind, url, kickoffId, status, error, payload). */
 async function deliveries(crew) {
 	const res = await fetch(`${crew.url}/_reference/webhooks`);
@@ -197,27 +163,22 @@ async function newFinishedExecutions(rest, workflowId, known, timeoutMs = EXECUT
 	}
 }
 
-/** An execution's run data: n8n stores IRunExecutionData flatted-encoded; flatted comes with n8n. */
-function decodeExecutionData(n8n, data) {
-	const flatted = require(require.resolve('flatted', { paths: [path.join(n8n.layout.target, 'node_modules')] }));
-	return typeof data === 'string' ? flatted.parse(data) : data;
-}
-
 /**
- * Runs a kickoff workflow with `n8n execute` (its own process, same database) and returns the
+ * Runs a kickoff workflow with `n8n execute` (its own process, same database; or with `execute`,
+ * e.g. over REST, which gives the same shape) and returns the
  * kickoff_id of its output. When `n8n execute` fails, the error names how; `onStarted` is first
  * given the kickoff_id the service saw (if exactly one kickoff reached it), so that the checks
  * of the round trip after it can still run and tell an `n8n execute` problem from a callback one.
  */
-async function kickoffVia(n8n, crew, workflow, onStarted = () => {}) {
+async function kickoffVia(n8n, crew, workflow, onStarted = () => {}, execute = (wf) => n8n.execute(wf.id)) {
 	const before = new Set((await crew.runs()).map((r) => r.kickoffId));
-	const exec = await n8n.execute(workflow.id);
+	const exec = await execute(workflow);
 	const started = (await crew.runs()).filter((r) => !before.has(r.kickoffId));
 	if (started.length === 1) onStarted(started[0].kickoffId);
 	if (exec.code !== 0 || !exec.run) {
 		const how = `exit ${exec.code}${exec.signal ? `, signal ${exec.signal}` : ''}${exec.timedOut ? ', timed out' : ''}${exec.run ? '' : ', no run JSON'}`;
 		throw new Error(
-			`n8n execute --id=${workflow.id} (${how}; the service saw ${started.length} kickoff(s)); stderr:\n${procs.tail(exec.stderr, 20)}\nstdout:\n${procs.tail(exec.stdout, 8)}`,
+			`running ${workflow.id} (${how}; the service saw ${started.length} kickoff(s)); stderr:\n${procs.tail(exec.stderr, 20)}\nstdout:\n${procs.tail(exec.stdout, 8)}`,
 		);
 	}
 	const out = items(exec.run, KICKOFF_NODE);
@@ -302,8 +263,13 @@ async function callbackSuite({ major, report, root, packed, withPackage = true, 
 			const shown = `${String(settings.urlBaseWebhook).replace(/\/+$/, '')}/webhook/${ctx.webhookId}/crew`;
 			assert.equal(shown, ctx.triggerUrl, "n8n's webhook base URL + the trigger's path");
 			// Registered: n8n answers with the trigger's own 401 (no secret), not 404 "not registered".
-			const res = await fetch(ctx.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"result":"no secret"}' });
-			const body = await res.text();
+			// n8n answers readiness before it has registered the active workflows' webhooks (seen
+			// under load on 2.41): a 404 means "not yet", until the guard.
+			const { res, body } = await until('the Crew Trigger webhook registered', async () => {
+				const r = await fetch(ctx.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"result":"no secret"}' });
+				const text = await r.text();
+				return r.status === 404 ? null : { res: r, body: text };
+			}, 60000, 500);
 			assert.equal(res.status, 401, `POST ${ctx.triggerUrl} without the secret: ${res.status} ${body.slice(0, 300)}`);
 			assert.match(body, /webhook secret is missing or wrong/i);
 			// Nor did that refused call start the workflow.
@@ -550,48 +516,4 @@ async function editorCheck({ major, baseUrl, workflowId, triggerUrl }) {
 	return browser;
 }
 
-function parse() {
-	const { values } = parseArgs({
-		options: {
-			n8n: { type: 'string' },
-			editor: { type: 'boolean' },
-			keep: { type: 'boolean' },
-			'without-package': { type: 'boolean' },
-			help: { type: 'boolean' },
-		},
-	});
-	if (values.help) printHeaderAndExit(__filename);
-	const majors = parseMajors(values.n8n);
-	return { majors, editor: Boolean(values.editor), keep: Boolean(values.keep), withoutPackage: Boolean(values['without-package']) };
-}
-
-async function main() {
-	const opts = parse();
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-callback-'));
-	const report = createReport();
-	try {
-		let packed;
-		if (!opts.withoutPackage) {
-			try {
-				packed = await pkg.pack(path.join(root, 'pack'));
-				say(`packed ${path.basename(packed.tarball)} (${packed.files.length} files)`);
-			} catch (err) {
-				report.record('setup', 'npm pack of the package', err, 0);
-			}
-		}
-		if (packed || opts.withoutPackage) {
-			for (const major of opts.majors) {
-				say(`# callback round trip, n8n ${major}.x`);
-				await callbackSuite({ major, report, root: path.join(root, `callback-${major}`), packed, withPackage: !opts.withoutPackage, editor: opts.editor });
-			}
-		}
-	} finally {
-		await tearDown({ root, keep: opts.keep });
-	}
-	process.exitCode = report.finish();
-}
-
 module.exports = { callbackSuite, productionUrl, restClient, decodeExecutionData, kickoffVia, answeredDelivery, newFinishedExecutions };
-
-if (require.main === module) runMain(main);

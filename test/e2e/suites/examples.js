@@ -1,0 +1,386 @@
+'use strict';
+// Every example in examples/ as a user meets it: each imported through n8n's editor in Chromium
+// onto an empty canvas (pasted, or by the workflow menu's "Import from File…"), saved, its
+// credentials chosen in the node's panel where the editor did not pick them, and run the way its
+// guide says: "Execute workflow" for a Manual Trigger, published (2.x) / activated (1.x) and called
+// for a Webhook, a Chat Trigger, a Crew Trigger or an MCP Server Trigger. Each check reads how the
+// run ended (the crew's result, each item's state) from the stored execution or the caller's answer.
+//
+// Then the panel texts issue 34 asks for: the Crew tool's fields the model fills describe
+// themselves without escape marks, and a Kickoff and Wait panel that waits by polling, with no
+// callback option, does not ask for a Crew Callback API credential (or says when it is needed).
+//
+// The only changes to an example before it is imported are the ones a test needs and a user would
+// make anyway: the reference crew's steering (options.meta), shorter waits, a Webhook path of its
+// own (the shared n8n already serves the other suites' copies of the same examples), the Crew
+// Trigger's URL pasted where the kickoff example asks for it, and the scripted model's script.
+//
+// A new workflow added node by node from the node panel is the firstSteps suite's; here every
+// import starts from the same empty canvas a user opens with "Create workflow".
+
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const path = require('node:path');
+
+const { signIn } = require('../lib/browser');
+const { OWNER } = require('../lib/n8n');
+const { exampleFiles, loadExample } = require('../lib/fixtures');
+const { decodeExecutionData } = require('../lib/rest');
+const { until } = require('../lib/until');
+const { registerSecret } = require('../lib/tokens');
+const editor = require('../lib/editorImport');
+const { modelFieldDescriptions, fromAiDescriptions, callbackCredentialShown } = require('../lib/panelTexts');
+
+const UI_TIMEOUT = 45000;
+const RUN_TIMEOUT = 120000;
+const ORGANIZATION = 'Crew (your organization token)';
+const SCRIPTED_MODEL = 'Scripted model (OpenAI-compatible)';
+const CALLBACK_CREDENTIAL = 'Crew Callback API (examples)';
+const TRIGGER_URL_PLACEHOLDER = 'PASTE_THE_CREW_TRIGGER_PRODUCTION_URL_HERE';
+const ASKED = { topic: 'tides', audience: 'sailors', current_year: '2026' };
+// Short crews and waits: the guides' defaults are minutes.
+const QUICK = { 'options.meta': '{"reference": {"durationMs": 800}}', 'options.pollInterval': 0.5, 'options.timeout': 60 };
+const STEERED_BY_BODY = { 'options.meta': '={{ JSON.stringify({ reference: { durationMs: 800 } }) }}', 'options.pollInterval': 0.5 };
+
+const crewNodes = (wf) => wf.nodes.filter((n) => n.type.startsWith('n8n-nodes-crewai.'));
+const only = (list, what) => {
+	assert.equal(list.length, 1, `expected one ${what}, got ${list.length}`);
+	return list[0];
+};
+
+/** { 'crew-in-a-workflow': true, ... }: the examples a case below covers, to catch a new one left out. */
+const COVERED = new Set();
+
+module.exports = {
+	name: 'examples',
+	title: 'Every example imported through the editor and run as its guide says; the panel texts',
+	majors: ['1', '2'],
+	needs: { server: true, browser: true, model: true },
+	async run(t) {
+		const url = t.n8n.server.url;
+		const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
+		page.setDefaultTimeout(UI_TIMEOUT);
+		const shots = path.join(__dirname, '..', 'screenshots');
+		let failures = 0;
+		const check = (name, fn) =>
+			t.check(name, async () => {
+				try {
+					await fn();
+				} catch (err) {
+					failures += 1;
+					await page.screenshot({ path: path.join(shots, `n8n${t.major}-examples-failed-${failures}.png`) }).catch(() => {});
+					throw err;
+				}
+			});
+
+		// What n8n stored of a workflow's runs, as the editor's Executions tab lists them.
+		const executions = async (workflowId) => (await editor.restGet(page, url, `executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=50`)).results;
+		const finishedRun = async (workflowId, { after = 0, count = 1 } = {}) => {
+			const done = await until(
+				`${count} finished execution(s) of workflow ${workflowId}`,
+				async () => {
+					const list = (await executions(workflowId)).filter((e) => Number(e.id) > after && !['new', 'running', 'waiting', 'unknown'].includes(e.status));
+					return list.length >= count ? list : null;
+				},
+				RUN_TIMEOUT,
+				300,
+			);
+			const execution = await editor.restGet(page, url, `executions/${done[0].id}`);
+			return { ...execution, data: decodeExecutionData(t.n8n, execution.data) };
+		};
+		const itemsOf = (execution, node) => {
+			const runs = execution.data.resultData.runData[node];
+			assert.ok(runs, `node "${node}" did not run (ran: ${Object.keys(execution.data.resultData.runData).join(', ')}); ${JSON.stringify(execution.data.resultData.error || null)}`);
+			assert.ok(!runs[0].error, `node "${node}" failed: ${runs[0].error && runs[0].error.message}`);
+			return runs[0].data.main[0] || [];
+		};
+
+		/**
+		 * The example onto an empty canvas (`via` 'paste' or 'file'), saved, each credential the
+		 * editor left unchosen picked in its node's panel, saved again. Returns the saved workflow.
+		 */
+		async function importExample(file, { via = 'paste', how = {}, credentials = {} } = {}) {
+			COVERED.add(file);
+			const workflow = loadExample(file, { credentials: { crewApi: null, crewCallbackApi: null, openAiApi: null }, ...how });
+			await editor.openEmptyCanvas(page, url);
+			if (via === 'file') await editor.importFromFile(page, workflow, path.join(t.root, 'downloads', file));
+			else await editor.pasteWorkflow(page, workflow);
+			const id = await editor.saveWorkflow(page, url, workflow);
+			const wanted = { crewApi: ORGANIZATION, crewCallbackApi: CALLBACK_CREDENTIAL, openAiApi: SCRIPTED_MODEL, ...credentials };
+			const missing = await editor.nodesWithoutCredential(page, url, id, workflow, wanted);
+			for (const node of missing) {
+				const chosen = await editor.chooseCredentials(page, node.name, Object.fromEntries(node.types.map((type) => [type, wanted[type]])));
+				assert.equal(chosen.length, node.types.length, `node "${node.name}": chose ${JSON.stringify(chosen)} for ${node.types.join(', ')}`);
+			}
+			if (missing.length) await editor.saveWorkflow(page, url, workflow);
+			const left = await editor.nodesWithoutCredential(page, url, id, workflow, wanted);
+			assert.deepEqual(left, [], 'every node has the credential it needs');
+			if (missing.length) t.say(`${file}: chose ${missing.map((n) => `${n.name} (${n.types.join(', ')})`).join('; ')} in the panel`);
+			return editor.restGet(page, url, `workflows/${id}`);
+		}
+
+		/** Publishes (2.x) / activates (1.x) the open workflow and waits until n8n says it is. */
+		async function publish(workflowId) {
+			await editor.publish(page, t.major);
+			await until(`workflow ${workflowId} active`, async () => (await editor.restGet(page, url, `workflows/${workflowId}`)).active === true, 30000);
+		}
+
+		/** Runs `fn` until n8n has registered the published route (it answers 404 until then). */
+		const whenServed = (what, fn) => until(what, async () => {
+			const answer = await fn();
+			return answer.status === 404 ? null : answer;
+		}, 30000, 500);
+
+		// Set-up, not a check of its own, so that --grep can pick any case: a failure here ends the
+		// suite as "the suite ran to its end".
+		await signIn(page, url, OWNER);
+		// A Crew Callback API credential to choose, made as the credential dialog makes it
+		// (POST /rest/credentials); the dialog itself is firstSteps' subject.
+		if (!(await editor.restGet(page, url, 'credentials')).some((c) => c.name === CALLBACK_CREDENTIAL)) {
+			const bearerToken = `cb-tok-examples-${crypto.randomBytes(12).toString('hex')}`;
+			registerSecret('examples callback bearer token', bearerToken);
+			await t.rest.post('credentials', { name: CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken } });
+		}
+
+		await check('crew-in-a-workflow.json, pasted: "Execute workflow" runs the crew; its result shows in the node\'s output panel and the stored item is completed', async () => {
+			await t.resetService();
+			const wf = await importExample('crew-in-a-workflow.json', { how: { set: { 'Kickoff and Wait': QUICK } } });
+			await editor.executeWorkflow(page);
+			const execution = await finishedRun(wf.id);
+			const [item] = itemsOf(execution, 'Kickoff and Wait');
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.equal(item.json.state, 'completed');
+			assert.equal(item.json.kickoff_id, run.kickoffId);
+			assert.match(item.json.result, new RegExp(`topic=${run.inputs.topic}`));
+			await editor.nodeOnCanvas(page, 'Kickoff and Wait').first().dblclick();
+			await page.locator('[data-test-id="output-panel"]').getByText(item.json.result).first().waitFor({ state: 'visible' });
+			await editor.closePanel(page);
+		});
+
+		await check('batch-from-a-list.json, by "Import from File…": one completed item per topic, in the list\'s order, each paired with its topic', async () => {
+			await t.resetService();
+			const wf = await importExample('batch-from-a-list.json', { via: 'file', how: { set: { 'Kickoff and Wait': QUICK } } });
+			await editor.executeWorkflow(page);
+			const execution = await finishedRun(wf.id);
+			const topics = itemsOf(execution, 'Topics').map((i) => i.json.topic);
+			const out = itemsOf(execution, 'Kickoff and Wait');
+			const runs = await t.crew.runs();
+			assert.ok(topics.length > 1, 'the example gives several topics');
+			assert.equal(out.length, topics.length, 'one item per topic');
+			assert.equal(runs.length, topics.length, 'one kickoff per topic');
+			out.forEach((item, i) => {
+				assert.equal(item.json.state, 'completed', `item ${i}`);
+				assert.equal(item.json.kickoff_id, only(runs.filter((r) => r.inputs.topic === topics[i]), `run of ${topics[i]}`).kickoffId, `item ${i} is the crew of "${topics[i]}"`);
+				const paired = [].concat(item.pairedItem).map((p) => (typeof p === 'number' ? p : p.item));
+				assert.deepEqual(paired, [i], `item ${i} pairedItem`);
+			});
+		});
+
+		await check('flow-restore.json, pasted: the next run starts from the first run\'s state (same flow, state carried, a second run counted)', async () => {
+			await t.resetService({ recordShape: 'wild' });
+			const steer = { ...QUICK, 'options.meta': '{"reference": {"durationMs": 800, "flow": true}}' };
+			const wf = await importExample('flow-restore.json', { how: { set: { 'First Run': steer, 'Next Run': steer } } });
+			await editor.executeWorkflow(page);
+			const execution = await finishedRun(wf.id);
+			const [first] = itemsOf(execution, 'First Run');
+			const [next] = itemsOf(execution, 'Next Run');
+			assert.equal(first.json.state, 'completed');
+			assert.equal(next.json.state, 'completed');
+			const kickoffs = (await t.crew.requests()).filter((r) => r.route === 'kickoff');
+			assert.equal(kickoffs.length, 2);
+			assert.equal(kickoffs[1].body.restoreFromStateId, first.json.kickoff_id, 'the next run restores the first one\'s state');
+			assert.equal(next.json.flow_state.run_count, 2, JSON.stringify(next.json.flow_state));
+			assert.deepEqual(next.json.flow_state.kickoff_ids, [first.json.kickoff_id, next.json.kickoff_id]);
+		});
+
+		await check('crew-trigger.json published and crew-trigger-kickoff.json run with its Production URL: the crew\'s finished event starts the Crew Trigger\'s workflow once', async () => {
+			await t.resetService();
+			const trigger = await importExample('crew-trigger.json');
+			await publish(trigger.id);
+			const node = trigger.nodes.find((n) => n.type === 'n8n-nodes-crewai.crewCallbackTrigger');
+			const productionUrl = `${url}/webhook/${node.webhookId}/crew`;
+			// The user pastes the trigger's Production URL into the kickoff example, as its guide says.
+			const kickoff = await importExample('crew-trigger-kickoff.json', { how: { text: { [TRIGGER_URL_PLACEHOLDER]: productionUrl }, set: { Kickoff: { 'options.meta': '{"reference": {"durationMs": 800}}' } } } });
+			await editor.executeWorkflow(page);
+			const started = await finishedRun(kickoff.id);
+			const [kicked] = itemsOf(started, 'Kickoff');
+			assert.ok(kicked.json.kickoff_id, JSON.stringify(kicked.json));
+			const delivered = await finishedRun(trigger.id);
+			const [event] = itemsOf(delivered, node.name);
+			assert.equal(delivered.status, 'success');
+			assert.equal(event.json.kickoff_id, kicked.json.kickoff_id, JSON.stringify(event.json).slice(0, 500));
+			assert.match(JSON.stringify(event.json), /crew_kickoff_completed/);
+			assert.equal((await executions(trigger.id)).length, 1, 'the trigger ran once');
+		});
+
+		await check('streaming-webhook.json published: a POST streams the crew\'s progress, then its result', async () => {
+			await t.resetService();
+			const wf = await importExample('streaming-webhook.json', { how: { set: { Webhook: { path: 'examples-crewai-streaming' }, 'Kickoff and Wait': STEERED_BY_BODY } } });
+			await publish(wf.id);
+			const address = `${url}/webhook/${wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path}`;
+			const answer = await whenServed('the streaming webhook served', () => fetch(address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ topic: 'tides' }) }));
+			const text = await answer.text();
+			assert.equal(answer.status, 200, text.slice(0, 300));
+			const chunks = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+			const crew = chunks.filter((c) => c.metadata && c.metadata.nodeName === 'Kickoff and Wait');
+			assert.equal(crew[0] && crew[0].type, 'begin', text.slice(0, 500));
+			assert.equal(crew.at(-1).type, 'end');
+			const told = crew.filter((c) => c.type === 'item').map((c) => c.content).join('');
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.ok(told.includes(`Crew finished: topic=tides`) && told.includes(run.kickoffId), told);
+			t.assertNoToken(text, 'the streamed answer');
+		});
+
+		await check('wait-by-callback.json published: a POST parks the execution; the crew\'s call resumes it and "After" gets the completed record', async () => {
+			await t.resetService();
+			const wf = await importExample('wait-by-callback.json', {
+				how: { set: { Webhook: { path: 'examples-crewai-wait-by-callback' }, 'Kickoff and Wait': { 'options.meta': '{"reference": {"durationMs": 3000}}', 'options.firstPhase': 1, 'options.timeout': 120 } } },
+			});
+			await publish(wf.id);
+			const address = `${url}/webhook/${wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path}`;
+			const answer = await whenServed('the webhook served', () => fetch(address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ topic: 'tides' }) }));
+			assert.equal(answer.status, 200, await answer.text());
+			await until('the execution parked (waiting)', async () => (await executions(wf.id)).some((e) => e.status === 'waiting'), 30000, 300);
+			const execution = await finishedRun(wf.id);
+			assert.equal(execution.status, 'success');
+			const [after] = itemsOf(execution, 'After');
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.equal(after.json.state, 'completed');
+			assert.equal(after.json.kickoff_id, run.kickoffId);
+			assert.match(after.json.result, /topic=tides/);
+		});
+
+		await check('chat-with-a-conversational-flow.json published: a chat message gets the flow\'s reply, streamed', async () => {
+			await t.resetService({ chat: {} });
+			const wf = await importExample('chat-with-a-conversational-flow.json');
+			await publish(wf.id);
+			const chatTrigger = wf.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+			const address = `${url}/webhook/${chatTrigger.webhookId}/chat`;
+			const answer = await whenServed('the chat served', () =>
+				fetch(address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId: 'examples-chat', chatInput: 'Hello flow' }) }),
+			);
+			const text = await answer.text();
+			assert.equal(answer.status, 200, text.slice(0, 300));
+			const crewNode = only(crewNodes(wf), 'Crew node').name;
+			const told = text
+				.split('\n')
+				.filter((l) => l.trim())
+				.map((l) => JSON.parse(l))
+				.filter((c) => c.type === 'item' && c.metadata && c.metadata.nodeName === crewNode)
+				.map((c) => c.content)
+				.join('');
+			assert.equal(told, 'Reply 1 to "Hello flow": this session has 1 message from you.', text.slice(0, 500));
+			t.assertNoToken(text, 'the chat answer');
+		});
+
+		// The fields the example's Crew tool lets the model fill, and the values the script asks for.
+		const toolFields = (file) => Object.keys(fromAiDescriptions(loadExample(file, { credentials: { crewApi: null, openAiApi: null } }).nodes.find((n) => n.name === 'Research Crew')));
+		const askedFor = (fields) => Object.fromEntries(fields.map((f) => [f, ASKED[f] || `a ${f}`]));
+
+		await check('agent-with-crew-tools.json, pasted: "Execute workflow" runs the AI Agent; the model calls the Crew tool once and answers with the crew\'s result', async () => {
+			const fields = toolFields('agent-with-crew-tools.json');
+			await t.resetService({ inputs: fields.map((name) => ({ name })), durationMs: 800 });
+			const script = { steps: [{ tool: 'research_crew', calls: [askedFor(fields)] }] };
+			const agentText = loadExample('agent-with-crew-tools.json', { credentials: { crewApi: null, openAiApi: null } }).nodes.find((n) => n.name === 'AI Agent').parameters.text;
+			const wf = await importExample('agent-with-crew-tools.json', {
+				how: {
+					set: {
+						'AI Agent': { text: `${agentText}\nscript: ${JSON.stringify(script)}` },
+						'OpenAI Chat Model': { 'model.value': 'scripted-model' },
+						'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 60 },
+					},
+				},
+			});
+			await editor.executeWorkflow(page);
+			const execution = await finishedRun(wf.id);
+			assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error || null));
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.deepEqual(run.inputs, askedFor(fields), 'the crew got the values the model gave');
+			const [answer] = itemsOf(execution, 'AI Agent');
+			const toolAnswers = t.model.toolAnswers();
+			assert.ok(toolAnswers.some((a) => a.includes('Crew finished: topic=tides') && a.includes(run.kickoffId)), JSON.stringify(toolAnswers));
+			assert.ok(typeof answer.json.output === 'string' && answer.json.output.length > 0, JSON.stringify(answer.json));
+			t.assertNoToken(JSON.stringify(execution.data), 'the stored execution');
+		});
+
+		/** The example's saved workflow (imported by its case above, else now) open, with `node`'s panel. */
+		async function openPanel(file, node, how) {
+			const { name } = loadExample(file, { credentials: { crewApi: null, crewCallbackApi: null, openAiApi: null } });
+			let saved = (await editor.restGet(page, url, 'workflows')).find((w) => w.name === name);
+			if (!saved) saved = await importExample(file, { how });
+			await page.goto(`${url}/workflow/${saved.id}`);
+			await editor.nodeOnCanvas(page, node).first().dblclick();
+			await page.locator(editor.sel.ndv).first().waitFor({ state: 'visible' });
+			return editor.restGet(page, url, `workflows/${saved.id}`);
+		}
+
+		await check('the Crew tool\'s panel: each field the model fills shows its description as the model gets it, with no escape marks (no "\\s")', async () => {
+			const wf = await openPanel('agent-with-crew-tools.json', 'Research Crew');
+			const expected = fromAiDescriptions(wf.nodes.find((n) => n.name === 'Research Crew'));
+			assert.ok(Object.keys(expected).length > 0, 'the tool has fields the model fills');
+			const shown = await modelFieldDescriptions(page, Object.keys(expected));
+			for (const [field, description] of Object.entries(expected)) {
+				assert.ok(shown[field] !== undefined, `the panel shows no description for "${field}" (shown: ${JSON.stringify(shown)})`);
+				assert.doesNotMatch(shown[field], /\\/, `field "${field}": the panel shows ${JSON.stringify(shown[field])}`);
+				assert.equal(shown[field], description, `field "${field}": the panel and the model read the same text`);
+			}
+			t.say(`the tool's field descriptions: ${JSON.stringify(shown)}`);
+		});
+
+		await check('the Crew tool\'s Kickoff and Wait panel (Wait By: Polling) shows no Crew Callback API credential, or says when it is needed', async () => {
+			if (!(await page.locator(editor.sel.ndv).first().isVisible())) await openPanel('agent-with-crew-tools.json', 'Research Crew');
+			const shown = await callbackCredentialShown(page);
+			assert.ok(!shown.selector || shown.hint, `the panel shows "${shown.label}" with no word on when it is needed (${JSON.stringify(shown)})`);
+			t.say(`the tool's panel: ${JSON.stringify(shown)}`);
+			await editor.closePanel(page);
+		});
+
+		await check('crew-in-a-workflow.json\'s Kickoff and Wait panel (Wait By: Polling, no callback options) shows no Crew Callback API credential, or says when it is needed', async () => {
+			const wf = await openPanel('crew-in-a-workflow.json', 'Kickoff and Wait', { set: { 'Kickoff and Wait': QUICK } });
+			const { parameters } = wf.nodes.find((n) => n.name === 'Kickoff and Wait');
+			assert.ok([undefined, 'polling'].includes(parameters.waitBy), `the example waits by ${parameters.waitBy}`);
+			assert.deepEqual(Object.keys(parameters.options || {}).filter((o) => /eventStream|webhook|humanInput/i.test(o)), [], 'no callback option set');
+			const shown = await callbackCredentialShown(page);
+			assert.ok(!shown.selector || shown.hint, `the panel shows "${shown.label}" with no word on when it is needed (${JSON.stringify(shown)})`);
+			t.say(`Kickoff and Wait's panel: ${JSON.stringify(shown)}`);
+			await editor.closePanel(page);
+		});
+
+		await check('mcp-server.json published: an MCP client lists the Crew tool and a call runs the crew once', async () => {
+			const fields = toolFields('mcp-server.json');
+			await t.resetService({ inputs: fields.map((name) => ({ name })), durationMs: 800 });
+			const wf = await importExample('mcp-server.json', { how: { set: { 'MCP Server Trigger': { path: 'examples-crew-research' }, 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 60 } } } });
+			await publish(wf.id);
+			const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+			const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+			const address = `${url}/mcp/${wf.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger').parameters.path}`;
+			const client = await until('the MCP server served', async () => {
+				const c = new Client({ name: 'n8n-nodes-crewai-examples', version: '1.0.0' });
+				try {
+					await c.connect(new StreamableHTTPClientTransport(new URL(address)));
+					return c;
+				} catch {
+					return null;
+				}
+			}, 30000, 1000);
+			try {
+				const { tools } = await client.listTools();
+				const tool = only(tools, 'tool');
+				assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [...fields].sort(), 'the tool offers the example\'s fields');
+				const result = await client.callTool({ name: tool.name, arguments: askedFor(fields) });
+				const text = result.content.map((c) => c.text || '').join('');
+				const run = only(await t.crew.runs(), 'kickoff');
+				assert.deepEqual(run.inputs, askedFor(fields));
+				assert.ok(text.includes('Crew finished: topic=tides') && text.includes(run.kickoffId) && text.includes('"state":"completed"'), text);
+				t.assertNoToken(JSON.stringify(result), 'the MCP answer');
+			} finally {
+				await client.close().catch(() => {});
+			}
+		});
+		await check('every example in examples/ was imported through the editor and run here', async () => {
+			const left = exampleFiles().filter((f) => !COVERED.has(f));
+			assert.deepEqual(left, [], 'examples without a case in suites/examples.js');
+		});
+		await page.close();
+	},
+};
