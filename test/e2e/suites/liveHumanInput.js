@@ -25,7 +25,7 @@ const path = require('node:path');
 
 const { WORKFLOWS_DIR } = require('../lib/fixtures');
 const { items, pairedIndexes } = require('../lib/runData');
-const { productionUrl, kickoffVia, answeredDelivery, newFinishedExecutions } = require('../callback');
+const { productionUrl, kickoffVia, answeredDelivery, newFinishedExecutions } = require('../lib/crewCalls');
 const { decodeExecutionData } = require('../lib/rest');
 
 const DIR = path.join(WORKFLOWS_DIR, 'live-human-input');
