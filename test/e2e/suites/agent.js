@@ -37,8 +37,8 @@ const { errorText } = require('../lib/runData');
 const { signIn } = require('../lib/browser');
 const { OWNER } = require('../lib/n8n');
 
-const SHOTS = path.join(__dirname, 'screenshots');
-const DOCS = path.join(__dirname, '..', '..', 'docs');
+const SHOTS = path.join(__dirname, '..', 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', '..', 'docs');
 
 const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const WRONG_CREDENTIAL = { id: 'crewCredWrong001', name: 'Crew (wrong token)' };

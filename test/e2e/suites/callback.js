@@ -45,7 +45,7 @@ const { registerSecret } = require('../lib/tokens');
 const { runWhen, productionUrl, answeredDelivery, newFinishedExecutions, kickoffVia, KICKOFF_NODE } = require('../lib/crewCalls');
 
 const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
-const SHOTS = path.join(__dirname, 'screenshots');
+const SHOTS = path.join(__dirname, '..', 'screenshots');
 const URL_PLACEHOLDER = '__CREW_TRIGGER_URL__';
 // The version 1.1 triggers (Crew Callback API credential), by placeholder in the kickoff workflows.
 const V11_TRIGGERS = { '__STREAM_TRIGGER_URL__': 'stream-trigger', '__HITL_TRIGGER_URL__': 'hitl-trigger', '__FEEDBACK_TRIGGER_URL__': 'feedback-trigger' };

@@ -22,11 +22,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { CREDENTIALS } = require('../lib/fixtures');
+const { CREDENTIALS, EXAMPLES_DIR } = require('../lib/fixtures');
 const { say } = require('../lib/report');
 const { assertNoToken } = require('../lib/tokens');
 
-const EXAMPLE_FILE = path.join(__dirname, '..', '..', 'examples', 'chat-with-a-conversational-flow.json');
+const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'chat-with-a-conversational-flow.json');
 const CREW_NODE = 'Send Message to the Flow';
 
 const replyTo = (n, message) => `Reply ${n} to "${message}": this session has ${n} message${n === 1 ? '' : 's'} from you.`;

@@ -31,8 +31,8 @@ const { say } = require('../lib/report');
 const { assertNoToken } = require('../lib/tokens');
 
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'chat', 'chat-progress.json');
-const SHOTS = path.join(__dirname, 'screenshots');
-const DOCS = path.join(__dirname, '..', '..', 'docs');
+const SHOTS = path.join(__dirname, '..', 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', '..', 'docs');
 const TOPIC = 'AI agents in customer support';
 // What the workflow's meta asks the reference crew to answer.
 const ANSWER = `Report on ${TOPIC}: three findings, each with its source.`;
