@@ -19,33 +19,19 @@ const { startScriptedModel } = require('./scriptedModel');
 const { assertNoToken, leakedTokens } = require('./tokens');
 const { secs, say } = require('./report');
 const fixtures = require('./fixtures');
+const { resolveOptions } = require('../../crew-service/options');
+const { waitForWebhook } = require('../queue/stack');
 
 const SUITES_DIR = path.join(__dirname, '..', 'suites');
 
-// The scripted model's credential in every shared stack (OpenAI Chat Model nodes point at it).
-const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
+// The scripted model's credential, in every shared stack whose suites need the model.
+const { OPENAI_CREDENTIAL } = fixtures;
 
-// What the reference service is set back to before each suite (and by t.resetService): its
-// own defaults for every option a suite may change, then the suite's `service`.
-const SERVICE_BASE = {
-	inputs: [
-		{ name: 'topic', required: true },
-		{ name: 'audience', required: false },
-	],
-	inputsShape: 'names',
-	recordShape: 'contract',
-	statusPaths: 'both',
-	errorShape: 'documented',
-	durationMs: 2000,
-	webhookTargets: 'loopback',
-	eventStream: { flushMs: 100, shuffle: true, duplicate: false },
-	flowFeedback: null,
-	dialect: 'documented',
-	deployment: 'crew',
-	chat: null,
-	registrationLagReads: 0,
-	coldStartMs: 0,
-};
+// What the reference service is set back to before each suite (and by t.resetService): the
+// service's own defaults (test/crew-service/options.js) for every option a suite may change,
+// then the suite's `service`. Not host, port, tokens (fixed for the run) nor plan and now.
+const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'errorShape', 'durationMs', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect', 'deployment', 'chat', 'registrationLagReads', 'coldStartMs'];
+const SERVICE_BASE = Object.fromEntries(Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)));
 
 /** Every suite module, in file-name order; each checked against the contract. */
 function loadSuites(dir = SUITES_DIR) {
@@ -239,6 +225,7 @@ async function suiteContext({ suite, lane, results, root, packed, opts }) {
 		};
 		t.assertNoToken = (text, where) => assertNoToken(text, stack.tokens, where);
 		t.run = (key, { timeoutMs } = {}) => runManually({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id, timeoutMs });
+		t.served = (webhookPath, method = 'POST') => waitForWebhook(stack.n8n.server.url, webhookPath, method, stack.n8n.server.proc);
 		t.publish = (key) => publish({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id });
 		t.execute = (key, o) => stack.n8n.execute((t.workflows[key] || { id: key }).id, o);
 		await t.resetService();

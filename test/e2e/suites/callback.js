@@ -31,6 +31,7 @@
 // deliveries (/_reference/webhooks) and n8n's executions over REST as the owner.
 
 const assert = require('node:assert/strict');
+const { assertNoTokenInN8n } = require('../lib/tokens');
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
@@ -318,18 +319,7 @@ async function streamAndHumanInputChecks({ check, n8n, crew, workflows, rest, ct
 	});
 
 	await check('no callback token or signing secret in clear in any n8n log or its database', async () => {
-		const tokens = Object.entries(ctx.tokens);
-		const assertClean = (text, where) => {
-			for (const [kind, token] of tokens) assert.ok(!text.includes(token), `the ${kind} token appears in ${where}`);
-		};
-		for (const f of fs.readdirSync(n8n.logDir)) {
-			if (f !== 'crew-service.log') assertClean(fs.readFileSync(path.join(n8n.logDir, f), 'utf8'), `n8n log ${f}`);
-		}
-		const dotN8n = path.join(n8n.userFolder, '.n8n');
-		for (const f of fs.readdirSync(dotN8n)) {
-			const file = path.join(dotN8n, f);
-			if (/^database\.sqlite|\.log$/.test(f) && fs.statSync(file).isFile()) assertClean(fs.readFileSync(file, 'latin1'), `${f} (n8n's database)`);
-		}
+		assertNoTokenInN8n(n8n, ctx.tokens, { database: true });
 	});
 }
 
@@ -387,11 +377,8 @@ function triggerUrls(baseUrl) {
 }
 
 module.exports = {
-	name: 'callback',
-	title: 'Kickoff with a Crew Webhook URL and the Crew Trigger: the callback round trip',
-	majors: ['1', '2'],
-	needs: { server: true, browser: true },
+	name: 'callback', title: 'Kickoff with a Crew Webhook URL and the Crew Trigger: the callback round trip',
+	majors: ['1', '2'], needs: { server: true, browser: true }, run,
 	workflows: (fixtures, { baseUrl }) => loadCallbackWorkflows(triggerUrls(baseUrl).urls),
 	credentials: () => callbackCredentials(CALLBACK_TOKENS),
-	run,
 };

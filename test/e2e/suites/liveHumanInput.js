@@ -131,11 +131,6 @@ function triggerUrlOf(baseUrl) {
 }
 
 module.exports = {
-	name: 'liveHumanInput',
-	title: 'Human input as the hosted service does it today',
-	majors: ['1', '2'],
-	needs: { server: true },
-	service: { dialect: 'live' },
-	workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)),
-	run,
+	name: 'liveHumanInput', title: 'Human input as the hosted service does it today',
+	majors: ['1', '2'], needs: { server: true }, service: { dialect: 'live' }, workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)), run,
 };

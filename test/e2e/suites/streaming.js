@@ -16,14 +16,11 @@
 //     closes the response as the execution parks, and the crew's call still resumes it;
 //   no token in what either client received or in n8n's logs.
 
-const { waitForWebhook } = require('../queue/stack');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { loadExample } = require('../lib/fixtures');
 const { say } = require('../lib/report');
-const { assertNoToken } = require('../lib/tokens');
+const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
 
 const CREW_NODE = 'Kickoff and Wait';
 const CREW_MS = 6000;
@@ -82,9 +79,9 @@ async function run(t) {
 	const stack = { n8n: t.n8n, crew: t.crew, workflows: t.workflows, tokens: t.tokens };
 	const ctx = { baseUrl: t.baseUrl };
 	const ready = await check('the streaming Webhook workflow and its streaming-off copy published on the shared n8n', async () => {
-		for (const key of Object.keys(stack.workflows)) await t.publish(key);
-		for (const workflow of Object.values(stack.workflows)) {
-			await waitForWebhook(ctx.baseUrl, workflow.nodes[0].parameters.path, 'POST', stack.n8n.server.proc);
+		for (const [key, workflow] of Object.entries(stack.workflows)) {
+			await t.publish(key);
+			await t.served(workflow.nodes[0].parameters.path);
 		}
 	});
 	if (!ready) return;
@@ -170,18 +167,11 @@ async function run(t) {
 	});
 
 	await check('no token in clear in n8n\'s logs', async () => {
-		for (const f of fs.readdirSync(stack.n8n.logDir)) {
-			if (f === 'crew-service.log') continue;
-			assertNoToken(fs.readFileSync(path.join(stack.n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
-		}
+		assertNoTokenInN8n(stack.n8n, tokens);
 	});
 }
 
 module.exports = {
-	name: 'streaming',
-	title: 'Live progress in a streaming Webhook response',
-	majors: ['1', '2'],
-	needs: { server: true },
-	workflows: () => loadWorkflows(),
-	run,
+	name: 'streaming', title: 'Live progress in a streaming Webhook response',
+	majors: ['1', '2'], needs: { server: true }, workflows: () => loadWorkflows(), run,
 };
