@@ -21,6 +21,7 @@ const { secs, say } = require('./report');
 const fixtures = require('./fixtures');
 const { resolveOptions } = require('../../crew-service/options');
 const { waitForWebhook } = require('../queue/stack');
+const { until } = require('./until');
 
 const SUITES_DIR = path.join(__dirname, '..', 'suites');
 
@@ -137,7 +138,14 @@ function createLane({ major, suites, root, packed, opts }) {
 		const restart = async () => {
 			await stack.n8n.stop();
 			await stack.n8n.start({ env });
-			Object.assign(rest, await restClient(stack.n8n.server.url));
+			// n8n 1.x answers readiness before its REST routes exist: 404 (or 503) means "not yet".
+			const signedIn = await until('n8n\'s REST API back after the restart', () =>
+				restClient(stack.n8n.server.url).catch((err) => {
+					if (/: (404|503) /.test(err.message)) return null;
+					throw err;
+				}),
+			90000, 1000);
+			Object.assign(rest, signedIn);
 		};
 		say(`  [n8n ${lane.version}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
 		return { ...stack, model, rest, restart, baseUrl, workflowsBySuite: byKey };
