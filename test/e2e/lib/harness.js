@@ -235,6 +235,13 @@ async function suiteContext({ suite, lane, results, root, packed, opts }) {
 		t.run = (key, { timeoutMs } = {}) => runManually({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id, timeoutMs });
 		t.served = (webhookPath, method = 'POST') => waitForWebhook(stack.n8n.server.url, webhookPath, method, stack.n8n.server.proc);
 		t.publish = (key) => publish({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id });
+		// Every workflow of the suite published, each first node's webhook (parameters.path) served.
+		t.publishAll = async () => {
+			for (const [key, wf] of Object.entries(t.workflows)) {
+				await t.publish(key);
+				if (wf.nodes[0].parameters.path) await t.served(wf.nodes[0].parameters.path);
+			}
+		};
 		t.execute = (key, o) => stack.n8n.execute((t.workflows[key] || { id: key }).id, o);
 		await t.resetService();
 	}

@@ -18,6 +18,7 @@
 
 const { waitForWebhook } = require('../queue/stack');
 const { sleep } = require('../lib/until');
+const { postAndReadLines } = require('../lib/lines');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -47,27 +48,8 @@ function loadWorkflows() {
 }
 
 /** POSTs a chat message as n8n's chat widget does, reading the answer line by line as it arrives. */
-async function sendChat(baseUrl, workflow, sessionId, chatInput, onLine = async () => {}) {
-	const url = `${baseUrl}/webhook/${workflow.nodes[0].webhookId}/chat`;
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }) });
-	const lines = [];
-	let text = '';
-	let pending = '';
-	const decoder = new TextDecoder();
-	for await (const part of res.body) {
-		const piece = decoder.decode(part, { stream: true });
-		text += piece;
-		pending += piece;
-		const complete = pending.split('\n');
-		pending = complete.pop();
-		for (const line of complete) {
-			if (line.trim() === '') continue;
-			lines.push({ at: Date.now(), line });
-			await onLine(line, lines);
-		}
-	}
-	if (pending.trim() !== '') lines.push({ at: Date.now(), line: pending });
-	return { status: res.status, lines, text };
+function sendChat(baseUrl, workflow, sessionId, chatInput, onLine) {
+	return postAndReadLines(`${baseUrl}/webhook/${workflow.nodes[0].webhookId}/chat`, { action: 'sendMessage', sessionId, chatInput }, { onLine });
 }
 
 const parseChunks = (lines) =>

@@ -75,9 +75,7 @@ function loadWorkflows() {
 async function runSuite(t) {
 	const { check } = t;
 	const { n8n, crew, workflows, tokens, model, rest } = t;
-	const ready = await check('n8n, the package, the live workflows and the scripted model', async () => {
-		await assertImported(rest, workflows, [OPENAI_CREDENTIAL.id]);
-	});
+	const ready = await check('n8n, the package, the live workflows and the scripted model', () => assertImported(rest, workflows, [OPENAI_CREDENTIAL.id]));
 	if (!ready) return;
 
 	/** One workflow, run over REST, against the live dialect. */

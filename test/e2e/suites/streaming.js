@@ -21,6 +21,7 @@ const assert = require('node:assert/strict');
 const { loadExample } = require('../lib/fixtures');
 const { say } = require('../lib/report');
 const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
+const { postAndReadLines } = require('../lib/lines');
 
 const CREW_NODE = 'Kickoff and Wait';
 const CREW_MS = 6000;
@@ -54,40 +55,17 @@ function loadWorkflows() {
 	return { streaming, notStreaming, byCallback };
 }
 
-/** POSTs and reads the answer line by line as it arrives: each line with its arrival time. */
-async function postAndRead(url, body) {
-	const sentAt = Date.now();
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	const lines = [];
-	let text = '';
-	let pending = '';
-	const decoder = new TextDecoder();
-	for await (const part of res.body) {
-		const piece = decoder.decode(part, { stream: true });
-		text += piece;
-		pending += piece;
-		const complete = pending.split('\n');
-		pending = complete.pop();
-		for (const line of complete) if (line.trim() !== '') lines.push({ at: Date.now(), line });
-	}
-	if (pending.trim() !== '') lines.push({ at: Date.now(), line: pending });
-	return { status: res.status, contentType: res.headers.get('content-type'), sentAt, lines, text };
-}
-
 async function run(t) {
 	const { check } = t;
 	const stack = { n8n: t.n8n, crew: t.crew, workflows: t.workflows, tokens: t.tokens };
 	const ctx = { baseUrl: t.baseUrl };
 	const ready = await check('the streaming Webhook workflow and its streaming-off copy published on the shared n8n', async () => {
-		for (const [key, workflow] of Object.entries(stack.workflows)) {
-			await t.publish(key);
-			await t.served(workflow.nodes[0].parameters.path);
-		}
+		await t.publishAll();
 	});
 	if (!ready) return;
 	const { crew, workflows, tokens } = stack;
 	await crew.configure({ recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented' });
-	const call = (workflow, topic) => postAndRead(`${ctx.baseUrl}/webhook/${workflow.nodes[0].parameters.path}`, { topic, reference: { durationMs: CREW_MS } });
+	const call = (workflow, topic) => postAndReadLines(`${ctx.baseUrl}/webhook/${workflow.nodes[0].parameters.path}`, { topic, reference: { durationMs: CREW_MS } });
 	const runOf = async (topic) => {
 		const run = (await crew.runs()).find((r) => r.inputs.topic === topic);
 		assert.ok(run, `no crew run for topic ${topic}`);

@@ -86,10 +86,7 @@ async function run(t) {
 	const rest = t.rest;
 	const ctx = { known: new Set(), baseUrl: t.baseUrl };
 	const ready = await check('the Wait By: Callback workflows published on the shared n8n, their webhooks registered', async () => {
-		for (const [key, workflow] of Object.entries(stack.workflows)) {
-			await t.publish(key);
-			await t.served(workflow.nodes[0].parameters.path);
-		}
+		await t.publishAll();
 	});
 	if (!ready) return;
 	const { n8n, crew, workflows } = stack;
