@@ -7,6 +7,7 @@ const assert = require('node:assert/strict');
 const procs = require('./procs');
 const { items } = require('./runData');
 const { sleep } = require('./until');
+const { decodeExecutionData } = require('./rest');
 
 // The reference crew runs 1.5 s in the kickoff workflows (meta.reference.durationMs).
 const DELIVERY_TIMEOUT_MS = 20000;
@@ -93,4 +94,17 @@ async function kickoffVia(n8n, crew, workflow, onStarted = () => {}, execute = (
 	return kickoffId;
 }
 
-module.exports = { runWhen, productionUrl, deliveries, answeredDelivery, newFinishedExecutions, kickoffVia, KICKOFF_NODE };
+/**
+ * The one execution a call started: waits for the executions of workflowId beyond `known`,
+ * expects exactly one, adds it to `known`, expects it succeeded; returns its summary and run data.
+ */
+async function theNewExecution({ n8n, rest, workflowId, known, timeoutMs }) {
+	const fresh = await newFinishedExecutions(rest, workflowId, known, timeoutMs);
+	for (const e of fresh) known.add(String(e.id));
+	assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
+	const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
+	assert.equal(fresh[0].status, 'success', `status ${fresh[0].status}: ${JSON.stringify(data.resultData.error ?? null).slice(0, 500)}`);
+	return { summary: fresh[0], data };
+}
+
+module.exports = { theNewExecution, runWhen, productionUrl, deliveries, answeredDelivery, newFinishedExecutions, kickoffVia, KICKOFF_NODE };

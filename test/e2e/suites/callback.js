@@ -43,7 +43,7 @@ const { say } = require('../lib/report');
 const { decodeExecutionData } = require('../lib/rest');
 const { until, sleep } = require('../lib/until');
 const { registerSecret } = require('../lib/tokens');
-const { runWhen, productionUrl, answeredDelivery, newFinishedExecutions, kickoffVia, KICKOFF_NODE } = require('../lib/crewCalls');
+const { runWhen, productionUrl, answeredDelivery, newFinishedExecutions, theNewExecution, kickoffVia, KICKOFF_NODE } = require('../lib/crewCalls');
 
 const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
 const SHOTS = path.join(__dirname, '..', 'screenshots');
@@ -233,11 +233,7 @@ async function streamAndHumanInputChecks({ check, n8n, crew, workflows, rest, ct
 		assert.equal(delivery.auth, 'bearer');
 		assert.equal(delivery.url, ctx.urls.__STREAM_TRIGGER_URL__);
 		assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
-		const fresh = await newFinishedExecutions(rest, streamTriggerId, known);
-		for (const e of fresh) known.add(String(e.id));
-		assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
-		assert.equal(fresh[0].status, 'success');
-		const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
+		const { data } = await theNewExecution({ n8n, rest, workflowId: streamTriggerId, known });
 		const out = items({ data }, TRIGGER_NODE).map((i) => i.json);
 		assert.equal(out.length, 1, `one item: ${JSON.stringify(out.map((i) => i.event))}`);
 		assert.equal(out[0].event, 'crew_kickoff_completed');
@@ -262,11 +258,7 @@ async function streamAndHumanInputChecks({ check, n8n, crew, workflows, rest, ct
 		const { delivery } = await answeredDelivery(crew, kickoffId);
 		assert.equal(delivery.kind, 'humanInput');
 		assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
-		const fresh = await newFinishedExecutions(rest, hitlTriggerId, known);
-		for (const e of fresh) known.add(String(e.id));
-		assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
-		assert.equal(fresh[0].status, 'success');
-		const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
+		const { data } = await theNewExecution({ n8n, rest, workflowId: hitlTriggerId, known });
 		const [item] = items({ data }, TRIGGER_NODE).map((i) => i.json);
 		assert.equal(item.event, 'human_input_requested');
 		assert.equal(item.kickoff_id, kickoffId);
@@ -288,11 +280,7 @@ async function streamAndHumanInputChecks({ check, n8n, crew, workflows, rest, ct
 		assert.equal(delivery.kind, 'feedbackRequest');
 		assert.equal(delivery.auth, 'signature');
 		assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
-		const fresh = await newFinishedExecutions(rest, feedbackTriggerId, known);
-		for (const e of fresh) known.add(String(e.id));
-		assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
-		assert.equal(fresh[0].status, 'success');
-		const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
+		const { data } = await theNewExecution({ n8n, rest, workflowId: feedbackTriggerId, known });
 		const [request] = items({ data }, TRIGGER_NODE).map((i) => i.json);
 		assert.equal(request.event, 'feedback_requested');
 		assert.equal(request.flow_id, kickoffId);
