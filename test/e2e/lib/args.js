@@ -16,7 +16,7 @@ against the reference Crew Execution Service (test/crew-service/). Expects dist/
   --grep TEXT          only the checks whose name contains TEXT (case-insensitive)
   --keep               keep the temporary folder (user folders, n8n logs) and print its path
   --without-package    do not install the package: every Crew check should fail
-  --docs               suites that draw the README's screenshots write them into docs/
+  --docs               suites that draw the docs' screenshots write them into docs/ (from n8n 2.x)
   --serial             run the majors one after the other (default: side by side)
   --list               print the suites and exit
   --help               this text
