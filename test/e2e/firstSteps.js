@@ -1,10 +1,13 @@
 'use strict';
 // A new user's first minutes with the package, in n8n's editor (Chromium), from an EMPTY canvas.
 //
-//   node test/e2e/firstSteps.js [--n8n 2|1] [--docs] [--keep]
+//   node test/e2e/run.js --only firstSteps [--n8n 2|1|all] [--docs]
 //
-// --docs  also writes the README's screenshots (docs/editor-*.png) from this run's real states
-// --keep  keep the temporary folder (user folder, n8n and crew service logs)
+// --docs  also writes the README's screenshots (docs/editor-*.png) from n8n 2.x's real states
+//
+// It runs on an n8n of its own (suites/firstSteps.js, lib/ownStack.js): a new user's n8n holds only
+// the three Crew credentials, the one a new node gets is part of what it checks, and its credential
+// test edits a credential's address.
 //
 // In a new workflow: the trigger panel and the nodes panel find the Crew node and the Crew Trigger
 // by "crew" and "CrewAI", each with its own description; Kickoff and Wait chosen from the search
@@ -14,7 +17,7 @@
 // token and a crew without inputs show their text where the fields would be; the credential test
 // tells a wrong token and a wrong address (the package's advice on 2.x, n8n's own words on 1.123)
 // and, for an address where nothing listens, n8n's own words; a Crew Trigger added from the
-// trigger panel says where to paste its URL in its trigger panel. Ends with "N passed, N failed".
+// trigger panel says where to paste its URL in its trigger panel.
 //
 // Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core).
 

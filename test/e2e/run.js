@@ -20,6 +20,8 @@ async function main() {
 }
 
 main().catch((err) => {
-	console.error(err);
+	// A wrong command line: its message and the usage, not a stack.
+	const usage = /^--|ERR_PARSE_ARGS/.test(`${err.message} ${err.code}`);
+	console.error(usage ? `${err.message}\n\n${USAGE}` : err);
 	procs.stopAll().finally(() => process.exit(1));
 });

@@ -16,7 +16,7 @@ against the reference Crew Execution Service (test/crew-service/). Expects dist/
   --grep TEXT          only the checks whose name contains TEXT (case-insensitive)
   --keep               keep the temporary folder (user folders, n8n logs) and print its path
   --without-package    do not install the package: every Crew check should fail
-  --docs               suites that draw the README's screenshots write them into docs/
+  --docs               suites that draw the docs' screenshots write them into docs/ (from n8n 2.x)
   --serial             run the majors one after the other (default: side by side)
   --list               print the suites and exit
   --help               this text
@@ -25,20 +25,10 @@ Prints one line per check, a table per suite and major, then "N passed, N failed
 exits 1 when anything failed.`;
 
 function parseRunnerArgs(argv = process.argv.slice(2)) {
-	const { values } = parseArgs({
-		args: argv,
-		options: {
-			n8n: { type: 'string' },
-			only: { type: 'string' },
-			grep: { type: 'string' },
-			keep: { type: 'boolean' },
-			'without-package': { type: 'boolean' },
-			docs: { type: 'boolean' },
-			serial: { type: 'boolean' },
-			list: { type: 'boolean' },
-			help: { type: 'boolean' },
-		},
-	});
+	const strings = ['n8n', 'only', 'grep'];
+	const flags = ['keep', 'without-package', 'docs', 'serial', 'list', 'help'];
+	const options = Object.fromEntries([...strings.map((o) => [o, { type: 'string' }]), ...flags.map((o) => [o, { type: 'boolean' }])]);
+	const { values } = parseArgs({ args: argv, options });
 	return {
 		help: Boolean(values.help),
 		list: Boolean(values.list),

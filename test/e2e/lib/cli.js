@@ -2,12 +2,9 @@
 // What the e2e scripts share as commands: --help from the script's header
 // comment, --n8n naming the majors to run, and the start and end of a run.
 const fs = require('fs');
-const os = require('os');
-const path = require('path');
 
-const pkg = require('./pkg');
 const procs = require('./procs');
-const { createReport, say } = require('./report');
+const { say } = require('./report');
 
 /** Prints the `//` comment block at the top of a script (after its first two lines) and exits. */
 function printHeaderAndExit(filename) {
@@ -43,25 +40,4 @@ function runMain(main, describe = (err) => err) {
 	});
 }
 
-/**
- * The run of a script whose suite takes one n8n major at a time: the package packed once into
- * a temporary folder (os.tmpdir()/n8n-crewai-<folder>-…), the suite run for each major in
- * `<folder>-<major>` with `extra` passed along, the run torn down, and the exit code from the report.
- */
-async function runSuitesByMajor({ majors, keep, title, folder, suite, extra = {} }) {
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-crewai-${folder}-`));
-	const report = createReport();
-	try {
-		const packed = await pkg.pack(path.join(root, 'pack'));
-		for (const major of majors) {
-			say(`# ${title}, n8n ${major}.x`);
-			await suite({ major, report, root: path.join(root, `${folder}-${major}`), packed, ...extra });
-		}
-	} finally {
-		await tearDown({ root, keep });
-	}
-	process.exitCode = report.finish();
-}
-
-module.exports = { printHeaderAndExit, parseMajors, tearDown, runMain, runSuitesByMajor };
+module.exports = { printHeaderAndExit, parseMajors, tearDown, runMain };

@@ -17,6 +17,9 @@ const CREDENTIALS = {
 	wrong: { id: 'crewCredWrong001', name: 'Crew (wrong token)' },
 };
 
+// The scripted model's credential (lib/scriptedModel.js), for OpenAI Chat Model nodes.
+const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
+
 /** In n8n's import format; `data` in clear, n8n encrypts it on import. */
 function credentialsFor(baseUrl, tokens) {
 	return Object.entries(CREDENTIALS).map(([kind, { id, name }]) => ({
@@ -125,4 +128,4 @@ function loadWorkflows() {
 	return out;
 }
 
-module.exports = { credentialsFor, loadWorkflows, loadExample, exampleFiles, CREDENTIALS, WORKFLOWS_DIR, EXAMPLES_DIR };
+module.exports = { credentialsFor, loadWorkflows, loadExample, exampleFiles, CREDENTIALS, OPENAI_CREDENTIAL, WORKFLOWS_DIR, EXAMPLES_DIR };

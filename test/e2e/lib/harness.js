@@ -19,33 +19,20 @@ const { startScriptedModel } = require('./scriptedModel');
 const { assertNoToken, leakedTokens } = require('./tokens');
 const { secs, say } = require('./report');
 const fixtures = require('./fixtures');
+const { resolveOptions } = require('../../crew-service/options');
+const { waitForWebhook } = require('../queue/stack');
+const { until } = require('./until');
 
 const SUITES_DIR = path.join(__dirname, '..', 'suites');
 
-// The scripted model's credential in every shared stack (OpenAI Chat Model nodes point at it).
-const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
+// The scripted model's credential, in every shared stack whose suites need the model.
+const { OPENAI_CREDENTIAL } = fixtures;
 
-// What the reference service is set back to before each suite (and by t.resetService): its
-// own defaults for every option a suite may change, then the suite's `service`.
-const SERVICE_BASE = {
-	inputs: [
-		{ name: 'topic', required: true },
-		{ name: 'audience', required: false },
-	],
-	inputsShape: 'names',
-	recordShape: 'contract',
-	statusPaths: 'both',
-	errorShape: 'documented',
-	durationMs: 2000,
-	webhookTargets: 'loopback',
-	eventStream: { flushMs: 100, shuffle: true, duplicate: false },
-	flowFeedback: null,
-	dialect: 'documented',
-	deployment: 'crew',
-	chat: null,
-	registrationLagReads: 0,
-	coldStartMs: 0,
-};
+// What the reference service is set back to before each suite (and by t.resetService): the
+// service's own defaults (test/crew-service/options.js) for every option a suite may change,
+// then the suite's `service`. Not host, port, tokens (fixed for the run) nor plan and now.
+const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'errorShape', 'durationMs', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect', 'deployment', 'chat', 'registrationLagReads', 'coldStartMs'];
+const SERVICE_BASE = Object.fromEntries(Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)));
 
 /** Every suite module, in file-name order; each checked against the contract. */
 function loadSuites(dir = SUITES_DIR) {
@@ -151,7 +138,14 @@ function createLane({ major, suites, root, packed, opts }) {
 		const restart = async () => {
 			await stack.n8n.stop();
 			await stack.n8n.start({ env });
-			Object.assign(rest, await restClient(stack.n8n.server.url));
+			// n8n 1.x answers readiness before its REST routes exist: 404 (or 503) means "not yet".
+			const signedIn = await until('n8n\'s REST API back after the restart', () =>
+				restClient(stack.n8n.server.url).catch((err) => {
+					if (/: (404|503) /.test(err.message)) return null;
+					throw err;
+				}),
+			90000, 1000);
+			Object.assign(rest, signedIn);
 		};
 		say(`  [n8n ${lane.version}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
 		return { ...stack, model, rest, restart, baseUrl, workflowsBySuite: byKey };
@@ -239,7 +233,15 @@ async function suiteContext({ suite, lane, results, root, packed, opts }) {
 		};
 		t.assertNoToken = (text, where) => assertNoToken(text, stack.tokens, where);
 		t.run = (key, { timeoutMs } = {}) => runManually({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id, timeoutMs });
+		t.served = (webhookPath, method = 'POST') => waitForWebhook(stack.n8n.server.url, webhookPath, method, stack.n8n.server.proc);
 		t.publish = (key) => publish({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id });
+		// Every workflow of the suite published, each first node's webhook (parameters.path) served.
+		t.publishAll = async () => {
+			for (const [key, wf] of Object.entries(t.workflows)) {
+				await t.publish(key);
+				if (wf.nodes[0].parameters.path) await t.served(wf.nodes[0].parameters.path);
+			}
+		};
 		t.execute = (key, o) => stack.n8n.execute((t.workflows[key] || { id: key }).id, o);
 		await t.resetService();
 	}

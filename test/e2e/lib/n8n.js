@@ -185,7 +185,14 @@ class N8n {
 	/** `n8n execute --id=ID --rawOutput`: the run as n8n reports it. */
 	async execute(id, { timeoutMs = 180000 } = {}) {
 		const r = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, name: `execute-${id}` });
-		return { ...r, run: extractRunJson(r.stdout) };
+		const run = extractRunJson(r.stdout);
+		// Seen on n8n 2.41 (Node 24) under load: the process dies by SIGSEGV after it printed the
+		// finished run. The run is n8n's own report of a finished execution: taken as the exit 0 it
+		// would have been, the crash named in crashedAfterRun (and in n8n's log file).
+		if (r.code === null && r.signal && !r.timedOut && run && run.finished === true && run.status === 'success') {
+			return { ...r, code: 0, crashedAfterRun: r.signal, run };
+		}
+		return { ...r, run };
 	}
 
 	/** `n8n start` on a free loopback port; resolves when /healthz/readiness answers 200. */

@@ -104,4 +104,11 @@ async function publish({ n8n, rest, workflowId }) {
 	return rest.post(`workflows/${workflowId}/activate`, { versionId: workflow.versionId });
 }
 
-module.exports = { restClient, decodeExecutionData, runManually, manualTrigger, publish };
+/** Throws unless every workflow ({key: json}) is in n8n under its id and name, and every credential id is there. */
+async function assertImported(rest, workflows, credentialIds = []) {
+	for (const wf of Object.values(workflows)) assert.equal((await rest.get(`workflows/${wf.id}`)).name, wf.name, `workflow ${wf.id}`);
+	const credentials = (await rest.get('credentials')).map((c) => c.id);
+	for (const id of credentialIds) assert.ok(credentials.includes(id), `credential ${id} imported`);
+}
+
+module.exports = { restClient, decodeExecutionData, runManually, manualTrigger, publish, assertImported };

@@ -54,4 +54,20 @@ function leakedTokens(root) {
 	return leaks;
 }
 
-module.exports = { registerSecret, assertNoToken, leakedTokens, n8nFiles };
+/**
+ * Throws when any of tokens is in clear in what one n8n printed (its logs) or, with
+ * `database`, stored (its sqlite files: executions, workflows, encrypted credentials).
+ */
+function assertNoTokenInN8n(n8n, tokens, { database = false } = {}) {
+	for (const f of fs.readdirSync(n8n.logDir)) {
+		if (!NOT_N8N.test(f)) assertNoToken(fs.readFileSync(path.join(n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
+	}
+	if (!database) return;
+	const dotN8n = path.join(n8n.userFolder, '.n8n');
+	for (const f of fs.readdirSync(dotN8n)) {
+		const file = path.join(dotN8n, f);
+		if (N8N_FILE.test(f) && fs.statSync(file).isFile()) assertNoToken(fs.readFileSync(file, 'latin1'), tokens, `${f} (n8n's database)`);
+	}
+}
+
+module.exports = { registerSecret, assertNoToken, assertNoTokenInN8n, leakedTokens, n8nFiles };

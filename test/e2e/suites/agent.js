@@ -26,21 +26,21 @@
 //     and saving stores them so.
 
 const assert = require('node:assert/strict');
+const { assertImported } = require('../lib/rest');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const procs = require('../lib/procs');
-const { loadExample } = require('../lib/fixtures');
+const { loadExample, OPENAI_CREDENTIAL } = require('../lib/fixtures');
 const { say } = require('../lib/report');
 const { assembleStream } = require('../lib/scriptedModel');
 const { errorText } = require('../lib/runData');
 const { signIn } = require('../lib/browser');
 const { OWNER } = require('../lib/n8n');
 
-const SHOTS = path.join(__dirname, 'screenshots');
-const DOCS = path.join(__dirname, '..', '..', 'docs');
+const SHOTS = path.join(__dirname, '..', 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', '..', 'docs');
 
-const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const WRONG_CREDENTIAL = { id: 'crewCredWrong001', name: 'Crew (wrong token)' };
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
 const ASKED = { topic: 'tides', audience: 'sailors', current_year: '2026' };
@@ -151,9 +151,7 @@ async function runSuite(t) {
 	const { crew, workflows, tokens, model, rest } = t;
 	const docs = t.opts.docs;
 	const ready = await check('the scripted model, the crew with three inputs, and the agent workflows imported', async () => {
-		for (const wf of Object.values(workflows)) assert.equal((await rest.get(`workflows/${wf.id}`)).name, wf.name);
-		const credentials = await rest.get('credentials');
-		assert.ok(credentials.some((c) => c.id === OPENAI_CREDENTIAL.id), 'the scripted model\'s credential');
+		await assertImported(rest, workflows, [OPENAI_CREDENTIAL.id]);
 	});
 	if (!ready) return;
 
@@ -256,11 +254,6 @@ async function runSuite(t) {
 }
 
 module.exports = {
-	name: 'agent',
-	title: 'The Crew tools under an AI Agent with a scripted model',
-	majors: ['1', '2'],
-	needs: { server: true, model: true, browser: true },
-	service: { inputs: THREE_INPUTS, durationMs: 1000 },
-	workflows: () => loadVariants(),
-	run: runSuite,
+	name: 'agent', title: 'The Crew tools under an AI Agent with a scripted model',
+	majors: ['1', '2'], needs: { server: true, model: true, browser: true }, service: { inputs: THREE_INPUTS, durationMs: 1000 }, workflows: () => loadVariants(), run: runSuite,
 };

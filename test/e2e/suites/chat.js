@@ -18,15 +18,16 @@
 
 const { waitForWebhook } = require('../queue/stack');
 const { sleep } = require('../lib/until');
+const { postAndReadLines } = require('../lib/lines');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { CREDENTIALS } = require('../lib/fixtures');
+const { CREDENTIALS, EXAMPLES_DIR } = require('../lib/fixtures');
 const { say } = require('../lib/report');
-const { assertNoToken } = require('../lib/tokens');
+const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
 
-const EXAMPLE_FILE = path.join(__dirname, '..', '..', 'examples', 'chat-with-a-conversational-flow.json');
+const EXAMPLE_FILE = path.join(EXAMPLES_DIR, 'chat-with-a-conversational-flow.json');
 const CREW_NODE = 'Send Message to the Flow';
 
 const replyTo = (n, message) => `Reply ${n} to "${message}": this session has ${n} message${n === 1 ? '' : 's'} from you.`;
@@ -47,27 +48,8 @@ function loadWorkflows() {
 }
 
 /** POSTs a chat message as n8n's chat widget does, reading the answer line by line as it arrives. */
-async function sendChat(baseUrl, workflow, sessionId, chatInput, onLine = async () => {}) {
-	const url = `${baseUrl}/webhook/${workflow.nodes[0].webhookId}/chat`;
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }) });
-	const lines = [];
-	let text = '';
-	let pending = '';
-	const decoder = new TextDecoder();
-	for await (const part of res.body) {
-		const piece = decoder.decode(part, { stream: true });
-		text += piece;
-		pending += piece;
-		const complete = pending.split('\n');
-		pending = complete.pop();
-		for (const line of complete) {
-			if (line.trim() === '') continue;
-			lines.push({ at: Date.now(), line });
-			await onLine(line, lines);
-		}
-	}
-	if (pending.trim() !== '') lines.push({ at: Date.now(), line: pending });
-	return { status: res.status, lines, text };
+function sendChat(baseUrl, workflow, sessionId, chatInput, onLine) {
+	return postAndReadLines(`${baseUrl}/webhook/${workflow.nodes[0].webhookId}/chat`, { action: 'sendMessage', sessionId, chatInput }, { onLine });
 }
 
 const parseChunks = (lines) =>
@@ -178,18 +160,11 @@ async function run(t) {
 	});
 
 	await check('no token in clear in n8n\'s logs', async () => {
-		for (const f of fs.readdirSync(stack.n8n.logDir)) {
-			if (f === 'crew-service.log') continue;
-			assertNoToken(fs.readFileSync(path.join(stack.n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
-		}
+		assertNoTokenInN8n(stack.n8n, tokens);
 	});
 }
 
 module.exports = {
-	name: 'chat',
-	title: 'Chat with a conversational flow',
-	majors: ['1', '2'],
-	needs: { server: true },
-	workflows: () => loadWorkflows(),
-	run,
+	name: 'chat', title: 'Chat with a conversational flow',
+	majors: ['1', '2'], needs: { server: true }, workflows: () => loadWorkflows(), run,
 };

@@ -28,14 +28,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const procs = require('../lib/procs');
-const { WORKFLOWS_DIR } = require('../lib/fixtures');
+const { WORKFLOWS_DIR, OPENAI_CREDENTIAL } = require('../lib/fixtures');
 const { say } = require('../lib/report');
 const { items, errorText, pairedIndexes } = require('../lib/runData');
-const { decodeExecutionData } = require('../lib/rest');
-const { assertNoToken } = require('../lib/tokens');
+const { decodeExecutionData, assertImported } = require('../lib/rest');
+const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
 
 const FLOWS_DIR = path.join(WORKFLOWS_DIR, 'flows');
-const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const LIVE_FLOW = { deployment: 'flow', dialect: 'live', inputsShape: 'names', recordShape: 'wild', statusPaths: 'both', errorShape: 'documented', durationMs: 1000 };
 const FLOW_END_EVENTS = ['flow_finished', 'flow_failed', 'method_execution_failed'];
 
@@ -55,9 +54,7 @@ async function run(t) {
 	const { check } = t;
 	const { n8n, crew, workflows, tokens, model, rest } = t;
 	const ready = await check('the reference service as a flow (live dialect), the scripted model, the flow workflows imported', async () => {
-		for (const wf of Object.values(workflows)) assert.equal((await rest.get(`workflows/${wf.id}`)).name, wf.name);
-		const credentials = await rest.get('credentials');
-		assert.ok(credentials.some((c) => c.id === OPENAI_CREDENTIAL.id), 'the scripted model\'s credential');
+		await assertImported(rest, workflows, [OPENAI_CREDENTIAL.id]);
 	});
 	if (!ready) return;
 	const kickoffBodies = async () => (await crew.requests()).filter((r) => r.route === 'kickoff').map((r) => r.body);
@@ -194,24 +191,11 @@ async function run(t) {
 	});
 
 	await check('no token in clear in n8n\'s logs or stored executions', async () => {
-		for (const f of fs.readdirSync(n8n.logDir)) {
-			if (f === 'crew-service.log') continue;
-			assertNoToken(fs.readFileSync(path.join(n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
-		}
-		const dotN8n = path.join(n8n.userFolder, '.n8n');
-		for (const f of fs.readdirSync(dotN8n)) {
-			const file = path.join(dotN8n, f);
-			if (/^database\.sqlite|\.log$/.test(f) && fs.statSync(file).isFile()) assertNoToken(fs.readFileSync(file, 'latin1'), tokens, `${f} (stored executions)`);
-		}
+		assertNoTokenInN8n(n8n, tokens, { database: true });
 	});
 }
 
 module.exports = {
-	name: 'flows',
-	title: 'A deployed flow',
-	majors: ['1', '2'],
-	needs: { server: true, model: true },
-	service: LIVE_FLOW,
-	workflows: () => loadFlowWorkflows(),
-	run,
+	name: 'flows', title: 'A deployed flow',
+	majors: ['1', '2'], needs: { server: true, model: true }, service: LIVE_FLOW, workflows: () => loadFlowWorkflows(), run,
 };

@@ -25,8 +25,7 @@ const path = require('node:path');
 
 const { WORKFLOWS_DIR } = require('../lib/fixtures');
 const { items, pairedIndexes } = require('../lib/runData');
-const { productionUrl, kickoffVia, answeredDelivery, newFinishedExecutions } = require('../callback');
-const { decodeExecutionData } = require('../lib/rest');
+const { productionUrl, kickoffVia, answeredDelivery, theNewExecution } = require('../lib/crewCalls');
 
 const DIR = path.join(WORKFLOWS_DIR, 'live-human-input');
 const URL_PLACEHOLDER = '__LIVE_HITL_TRIGGER_URL__';
@@ -79,11 +78,7 @@ async function run(t) {
 
 	await check("n8n ran the trigger workflow once: the live item, and Resume by its defaults waited for the resumed run's result", async () => {
 		assert.ok(ctx.kickoffId, 'no kickoff');
-		const fresh = await newFinishedExecutions(rest, triggerId, ctx.known, 60000);
-		for (const e of fresh) ctx.known.add(String(e.id));
-		assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
-		const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
-		assert.equal(fresh[0].status, 'success', `status ${fresh[0].status}: ${JSON.stringify(data.resultData.error ?? null).slice(0, 500)}`);
+		const { data } = await theNewExecution({ n8n, rest, workflowId: triggerId, known: ctx.known, timeoutMs: 60000 });
 		const [item] = items({ data }, TRIGGER_NODE).map((i) => i.json);
 		assert.equal(item.event, 'human_input_requested');
 		assert.equal(item.kickoff_id, ctx.kickoffId);
@@ -131,11 +126,6 @@ function triggerUrlOf(baseUrl) {
 }
 
 module.exports = {
-	name: 'liveHumanInput',
-	title: 'Human input as the hosted service does it today',
-	majors: ['1', '2'],
-	needs: { server: true },
-	service: { dialect: 'live' },
-	workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)),
-	run,
+	name: 'liveHumanInput', title: 'Human input as the hosted service does it today',
+	majors: ['1', '2'], needs: { server: true }, service: { dialect: 'live' }, workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)), run,
 };

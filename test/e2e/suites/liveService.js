@@ -22,17 +22,17 @@
 //   no token in n8n's output, its logs or what the model received.
 
 const assert = require('node:assert/strict');
+const { assertImported } = require('../lib/rest');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const procs = require('../lib/procs');
-const { WORKFLOWS_DIR, loadExample } = require('../lib/fixtures');
+const { WORKFLOWS_DIR, loadExample, OPENAI_CREDENTIAL } = require('../lib/fixtures');
 const { say } = require('../lib/report');
 const { items, errorText } = require('../lib/runData');
-const { assertNoToken } = require('../lib/tokens');
+const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
 
 const LIVE_DIR = path.join(WORKFLOWS_DIR, 'live');
-const OPENAI_CREDENTIAL = { id: 'openAiScripted01', name: 'Scripted model (OpenAI-compatible)' };
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
 const ASKED = { topic: 'tides', audience: 'sailors', current_year: '2026' };
 const LIVE = { dialect: 'live', registrationLagReads: 2, coldStartMs: 0, recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented' };
@@ -77,11 +77,7 @@ function loadWorkflows() {
 async function runSuite(t) {
 	const { check } = t;
 	const { n8n, crew, workflows, tokens, model, rest } = t;
-	const ready = await check('n8n, the package, the live workflows and the scripted model', async () => {
-		for (const wf of Object.values(workflows)) assert.equal((await rest.get(`workflows/${wf.id}`)).name, wf.name);
-		const credentials = await rest.get('credentials');
-		assert.ok(credentials.some((c) => c.id === OPENAI_CREDENTIAL.id), 'the scripted model\'s credential');
-	});
+	const ready = await check('n8n, the package, the live workflows and the scripted model', () => assertImported(rest, workflows, [OPENAI_CREDENTIAL.id]));
 	if (!ready) return;
 
 	/** One workflow, run over REST, against the live dialect. */
@@ -186,19 +182,11 @@ async function runSuite(t) {
 	});
 
 	await check('no token in clear in n8n\'s logs', async () => {
-		for (const f of fs.readdirSync(n8n.logDir)) {
-			if (f === 'crew-service.log') continue;
-			assertNoToken(fs.readFileSync(path.join(n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
-		}
+		assertNoTokenInN8n(n8n, tokens);
 	});
 }
 
 module.exports = {
-	name: 'liveService',
-	title: 'The reference service in its live dialect',
-	majors: ['1', '2'],
-	needs: { server: true, model: true },
-	service: LIVE,
-	workflows: () => loadWorkflows(),
-	run: runSuite,
+	name: 'liveService', title: 'The reference service in its live dialect',
+	majors: ['1', '2'], needs: { server: true, model: true }, service: LIVE, workflows: () => loadWorkflows(), run: runSuite,
 };

@@ -147,10 +147,6 @@ function loadBatch() {
 }
 
 module.exports = {
-	name: 'liveWaitByCallback',
-	title: 'Wait By: Callback with the live dialect: human input while parked',
-	majors: ['1', '2'],
-	needs: { server: true },
-	workflows: loadBatch,
-	run,
+	name: 'liveWaitByCallback', title: 'Wait By: Callback with the live dialect: human input while parked',
+	majors: ['1', '2'], needs: { server: true }, workflows: loadBatch, run,
 };

@@ -16,14 +16,12 @@
 //     closes the response as the execution parks, and the crew's call still resumes it;
 //   no token in what either client received or in n8n's logs.
 
-const { waitForWebhook } = require('../queue/stack');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const { loadExample } = require('../lib/fixtures');
 const { say } = require('../lib/report');
-const { assertNoToken } = require('../lib/tokens');
+const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
+const { postAndReadLines } = require('../lib/lines');
 
 const CREW_NODE = 'Kickoff and Wait';
 const CREW_MS = 6000;
@@ -57,40 +55,17 @@ function loadWorkflows() {
 	return { streaming, notStreaming, byCallback };
 }
 
-/** POSTs and reads the answer line by line as it arrives: each line with its arrival time. */
-async function postAndRead(url, body) {
-	const sentAt = Date.now();
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	const lines = [];
-	let text = '';
-	let pending = '';
-	const decoder = new TextDecoder();
-	for await (const part of res.body) {
-		const piece = decoder.decode(part, { stream: true });
-		text += piece;
-		pending += piece;
-		const complete = pending.split('\n');
-		pending = complete.pop();
-		for (const line of complete) if (line.trim() !== '') lines.push({ at: Date.now(), line });
-	}
-	if (pending.trim() !== '') lines.push({ at: Date.now(), line: pending });
-	return { status: res.status, contentType: res.headers.get('content-type'), sentAt, lines, text };
-}
-
 async function run(t) {
 	const { check } = t;
 	const stack = { n8n: t.n8n, crew: t.crew, workflows: t.workflows, tokens: t.tokens };
 	const ctx = { baseUrl: t.baseUrl };
 	const ready = await check('the streaming Webhook workflow and its streaming-off copy published on the shared n8n', async () => {
-		for (const key of Object.keys(stack.workflows)) await t.publish(key);
-		for (const workflow of Object.values(stack.workflows)) {
-			await waitForWebhook(ctx.baseUrl, workflow.nodes[0].parameters.path, 'POST', stack.n8n.server.proc);
-		}
+		await t.publishAll();
 	});
 	if (!ready) return;
 	const { crew, workflows, tokens } = stack;
 	await crew.configure({ recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented' });
-	const call = (workflow, topic) => postAndRead(`${ctx.baseUrl}/webhook/${workflow.nodes[0].parameters.path}`, { topic, reference: { durationMs: CREW_MS } });
+	const call = (workflow, topic) => postAndReadLines(`${ctx.baseUrl}/webhook/${workflow.nodes[0].parameters.path}`, { topic, reference: { durationMs: CREW_MS } });
 	const runOf = async (topic) => {
 		const run = (await crew.runs()).find((r) => r.inputs.topic === topic);
 		assert.ok(run, `no crew run for topic ${topic}`);
@@ -170,18 +145,11 @@ async function run(t) {
 	});
 
 	await check('no token in clear in n8n\'s logs', async () => {
-		for (const f of fs.readdirSync(stack.n8n.logDir)) {
-			if (f === 'crew-service.log') continue;
-			assertNoToken(fs.readFileSync(path.join(stack.n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
-		}
+		assertNoTokenInN8n(stack.n8n, tokens);
 	});
 }
 
 module.exports = {
-	name: 'streaming',
-	title: 'Live progress in a streaming Webhook response',
-	majors: ['1', '2'],
-	needs: { server: true },
-	workflows: () => loadWorkflows(),
-	run,
+	name: 'streaming', title: 'Live progress in a streaming Webhook response',
+	majors: ['1', '2'], needs: { server: true }, workflows: () => loadWorkflows(), run,
 };

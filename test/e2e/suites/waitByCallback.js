@@ -22,7 +22,6 @@
 //     resumes it with the timeout item, naming the kickoff id.
 // The timeout check alone takes up to ~2 min (n8n's WaitTracker).
 
-const { waitForWebhook } = require('../queue/stack');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -87,10 +86,7 @@ async function run(t) {
 	const rest = t.rest;
 	const ctx = { known: new Set(), baseUrl: t.baseUrl };
 	const ready = await check('the Wait By: Callback workflows published on the shared n8n, their webhooks registered', async () => {
-		for (const key of Object.keys(stack.workflows)) await t.publish(key);
-		for (const workflow of Object.values(stack.workflows)) {
-			await waitForWebhook(ctx.baseUrl, workflow.nodes[0].parameters.path, 'POST', stack.n8n.server.proc);
-		}
+		await t.publishAll();
 	});
 	if (!ready) return;
 	const { n8n, crew, workflows } = stack;
@@ -353,10 +349,6 @@ async function run(t) {
 }
 
 module.exports = {
-	name: 'waitByCallback',
-	title: 'Kickoff and Wait, Wait By: Callback',
-	majors: ['1', '2'],
-	needs: { server: true },
-	workflows: () => loadVariants(),
-	run,
+	name: 'waitByCallback', title: 'Kickoff and Wait, Wait By: Callback',
+	majors: ['1', '2'], needs: { server: true }, workflows: () => loadVariants(), run,
 };

@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { items, nodeRun, pairedIndexes, errorText } = require('../lib/runData');
-const { assertNoToken } = require('../lib/tokens');
+const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
 
 const ok = (exec) => assert.equal(exec.code, 0, `n8n execute failed (exit ${exec.code}): ${errorText(exec.run) || tailOf(exec.output)}`);
 const failed = (exec) => assert.notEqual(exec.code, 0, 'the execution was expected to fail but n8n reported success');
@@ -343,5 +343,7 @@ module.exports = {
 				}
 			});
 		}
+		// Across everything n8n printed and stored: no token, right or wrong, in clear.
+		await t.check('no token in clear in any n8n output, log or stored execution', () => assertNoTokenInN8n(t.n8n, t.tokens, { database: true }));
 	},
 };
