@@ -140,16 +140,34 @@ const FLOW_STATE_FIELDS = [
 const FLOW_METHODS = ['gather_research', 'analyse_findings', 'write_report'];
 const FLOW_NAME = 'reference_flow';
 
-/** The state a fresh run of the deployed flow starts with (its `id` is set by FlowStates.start). */
-function flowStateDefaults() {
-	return Object.fromEntries(FLOW_STATE_FIELDS.filter((f) => f.name !== 'id').map((f) => [f.name, structuredClone(f.default)]));
+/**
+ * The state a fresh run of the deployed flow starts with (its `id` is set by FlowStates.start).
+ * @param {readonly string[]} [fileFields]
+ */
+function flowStateDefaults(fileFields = []) {
+	return Object.fromEntries(stateFields(fileFields).filter((f) => f.name !== 'id').map((f) => [f.name, structuredClone(f.default)]));
 }
 
-/** What `GET /inputs` lists for the deployed flow, in either inputs shape. @param {'names' | 'objects'} shape */
-function flowInputsListing(shape) {
+/**
+ * The deployed flow's state fields, with its file-typed ones (option `flowFileFields`: crewAI's
+ * `File` fields, None until a kickoff sends one) after the others.
+ * @param {readonly string[]} fileFields
+ * @returns {ReadonlyArray<{ name: string, type: 'str' | 'int' | 'list' | 'file', default: unknown }>}
+ */
+function stateFields(fileFields) {
+	return [...FLOW_STATE_FIELDS, ...fileFields.map((name) => ({ name, type: /** @type {const} */ ('file'), default: null }))];
+}
+
+/**
+ * What `GET /inputs` lists for the deployed flow, in either inputs shape.
+ * @param {'names' | 'objects'} shape
+ * @param {readonly string[]} [fileFields]
+ */
+function flowInputsListing(shape, fileFields = []) {
+	const fields = stateFields(fileFields);
 	return shape === 'objects'
-		? FLOW_STATE_FIELDS.map((f) => ({ name: f.name, type: f.type, required: false, default: f.default }))
-		: FLOW_STATE_FIELDS.map((f) => f.name);
+		? fields.map((f) => ({ name: f.name, type: f.type, required: false, default: f.default }))
+		: fields.map((f) => f.name);
 }
 
 /** @param {unknown} value */

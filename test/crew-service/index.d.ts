@@ -5,7 +5,36 @@
  * The implementation is plain CommonJS in this folder; this file is its API.
  */
 
-export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'other' | ChatRoute;
+export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'other' | 'files' | 'fileDownload' | ChatRoute;
+
+/** A file a kickoff brought, as the run records it (README, "Files"). */
+export interface ReceivedFile {
+	/** The crew's file field: the multipart part's name, the upload's field_name, or the input_files key. */
+	field: string;
+	/** The part's filename, the upload's, or the URL's last path segment. */
+	name: string;
+	/** The part's Content-Type (application/octet-stream when it had none); null for a URL not fetched. */
+	type: string | null;
+	/** Bytes received; null for a URL not fetched. */
+	size: number | null;
+	/** Hex SHA-256 of the bytes; null for a URL not fetched. */
+	sha256: string | null;
+	/** multipart: a file part of the kickoff; upload: a POST /files URL of this service; url: any other URL. */
+	via: 'multipart' | 'upload' | 'url';
+	/** upload and url: the URL without its query string. */
+	url?: string;
+}
+
+/** A POST /files upload the service holds (on disk, until reset or close). */
+export interface UploadRecord {
+	uploadId: string;
+	/** The field_name part. */
+	field: string;
+	name: string;
+	type: string;
+	size: number;
+	sha256: string;
+}
 /** A conversational flow's chat API (chat.js): GET /inspect, POST /chat/start, POST /chat/{id}/message, GET /chat/{id}/stream/events, GET /chat/{id}/history. */
 export type ChatRoute = 'inspect' | 'chatStart' | 'chatMessage' | 'chatStream' | 'chatHistory';
 
@@ -194,6 +223,24 @@ export interface CrewServiceOptions {
 	flowFeedback?: { url: string; secret: string; headers?: 'current' | 'crewai'; shape?: 'nested' | 'flat' } | null;
 	/** null (default): a crew, /inspect 404. An object: a deployed conversational flow with a chat API (see ChatOptions). */
 	chat?: ChatOptions | null;
+	/**
+	 * A proxy's body limit in bytes: any contract request whose body is over it (by Content-Length, or
+	 * counted as a chunked body streams in) gets nginx's `413 Request Entity Too Large` HTML page and is
+	 * never processed. null (default): no limit.
+	 */
+	maxFileBytes?: number | null;
+	/**
+	 * 'accepted' (default): a crewAI with native file inputs (multipart kickoff, POST /files, input_files).
+	 * 'refused': an older one: a multipart POST /kickoff gets FastAPI's 422 `{"detail": [{"type":
+	 * "model_attributes_type", "loc": ["body"], ...}]}`, /files and /files/... are unknown routes
+	 * (`404 {"detail": "Not Found"}`), and a JSON kickoff's input_files is ignored.
+	 */
+	multipartKickoff?: 'accepted' | 'refused';
+	/**
+	 * deployment 'flow': file-typed state fields (crewAI `File`, default None) listed after the others
+	 * (type 'file'); a file sent for one lands in the state as `{name, type, size, sha256}`. Default [].
+	 */
+	flowFileFields?: string[];
 }
 
 export type ResolvedCrewServiceOptions = Required<Omit<CrewServiceOptions, 'plan' | 'tokens' | 'eventStream' | 'flowFeedback' | 'chat'>> & {
@@ -223,6 +270,8 @@ export interface RequestLogEntry {
 	spelling?: 'contract' | 'wild';
 	/** True when a client put a token in the URL or body (it is stored as '[REDACTED]'). */
 	tokenLeaked?: true;
+	/** Multipart kickoffs and uploads: the file parts the body carried (hashed as they streamed in). */
+	files?: ReceivedFile[];
 }
 
 export interface Run {
@@ -246,6 +295,8 @@ export interface Run {
 	readonly state: RunState;
 	/** Every accepted POST /resume, in order. */
 	resumes: ResumeRecord[];
+	/** The files the kickoff brought (multipart parts, then input_files in their order); absent when it brought none. */
+	files?: ReceivedFile[];
 	/** Dialect 'live' only: the paused run this run continues (a live resume answers a new kickoff_id). */
 	readonly resumedFrom?: string;
 	/** A flow run's state (plan.flow), null for a crew. Not enumerable (JSON and toEqual skip it). */
@@ -373,7 +424,7 @@ export interface WebhookDelivery {
 
 export interface Fault {
 	/** 'any' also matches unknown paths, never the /_reference/ admin routes. */
-	route: 'inputs' | 'kickoff' | 'status' | 'resume' | ChatRoute | 'any';
+	route: 'inputs' | 'kickoff' | 'status' | 'resume' | 'files' | 'fileDownload' | ChatRoute | 'any';
 	/**
 	 * Only with route 'status': strike only requests at this path spelling ('contract' `/{id}/status`,
 	 * 'wild' `/status/{id}`). Without it a status fault strikes either spelling, served or not, as a
@@ -424,6 +475,8 @@ export interface CrewService {
 	/** Live list of signed flow feedback requests sent (also GET /_reference/feedback-requests). */
 	readonly feedbackRequests: FeedbackRequestRecord[];
 	/** A copy of every saved persisted-flow state, by state id (also GET /_reference/flow-states). reset() clears them. */
+	/** POST /files uploads held, in order (no paths). Also GET /_reference/uploads. */
+	readonly uploads: UploadRecord[];
 	readonly flowStates: Record<string, FlowState>;
 	/** The chat sessions, with their history and turns (also GET /_reference/chat/sessions). reset() forgets them. */
 	readonly chatSessions: ChatSessionRecord[];

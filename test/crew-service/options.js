@@ -18,6 +18,8 @@ const ENUMS = {
 	dialect: ['documented', 'live'],
 	// crew: the crew of runs.js (a run can still be a persisted flow by its plan); flow: a deployed flow (flows.js).
 	deployment: ['crew', 'flow'],
+	// accepted: a crewAI with native file inputs; refused: an older one (multipart 422, no POST /files).
+	multipartKickoff: ['accepted', 'refused'],
 };
 
 const KNOWN_KEYS = [
@@ -25,6 +27,7 @@ const KNOWN_KEYS = [
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
 	'deployment', 'chat',
 	'registrationLagReads', 'coldStartMs',
+	'maxFileBytes', 'multipartKickoff', 'flowFileFields',
 ];
 
 /** @param {string} prefix */
@@ -59,6 +62,10 @@ function defaultOptions() {
 		chat: null,
 		registrationLagReads: 0,
 		coldStartMs: 0,
+		// null: no proxy limit; a number: a body over it gets a proxy's 413.
+		maxFileBytes: null,
+		multipartKickoff: 'accepted',
+		flowFileFields: [],
 	};
 }
 
@@ -94,6 +101,15 @@ function validatePartial(partial) {
 	}
 	if (partial.coldStartMs !== undefined && !isIntegerIn(partial.coldStartMs, 0, 600_000)) {
 		throw new TypeError('option coldStartMs must be an integer 0..600000');
+	}
+	if (partial.maxFileBytes !== undefined && partial.maxFileBytes !== null && !isIntegerIn(partial.maxFileBytes, 0, Number.MAX_SAFE_INTEGER)) {
+		throw new TypeError('option maxFileBytes must be null or a non-negative integer');
+	}
+	if (partial.flowFileFields !== undefined) {
+		const fields = partial.flowFileFields;
+		if (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string' || f === '' || ['topic', 'count', 'id', 'history'].includes(f))) {
+			throw new TypeError('option flowFileFields must be an array of field names other than topic, count, id and history');
+		}
 	}
 	for (const fn of ['plan', 'now']) {
 		if (partial[fn] !== undefined && typeof partial[fn] !== 'function') {
@@ -168,7 +184,7 @@ function validateInputs(inputs) {
  */
 function applyOptions(target, partial) {
 	validatePartial(/** @type {Record<string, unknown>} */ (partial));
-	const { tokens, inputs, ...rest } = partial;
+	const { tokens, inputs, flowFileFields, ...rest } = partial;
 	const nextTokens = { ...target.tokens, ...stripUndefined(tokens || {}) };
 	// Equal tokens would make the logged token type meaningless.
 	if (nextTokens.organization === nextTokens.user) {
@@ -181,6 +197,7 @@ function applyOptions(target, partial) {
 	if (flowFeedback !== undefined) target.flowFeedback = flowFeedback === null ? null : { headers: 'current', shape: 'nested', ...flowFeedback };
 	target.tokens = nextTokens;
 	if (inputs !== undefined) target.inputs = inputs.map((input) => ({ ...input }));
+	if (flowFileFields !== undefined) target.flowFileFields = [...flowFileFields];
 	// `plan: undefined` passed explicitly means "back to the defaults".
 	if ('plan' in partial && partial.plan === undefined) target.plan = undefined;
 }

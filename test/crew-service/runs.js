@@ -4,6 +4,7 @@
 const { randomUUID } = require('node:crypto');
 
 const { flowOf, flowDeploymentOf, liveFlowRecord } = require('./flows');
+const { fileResultLine } = require('./fileRecords');
 
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').RunPlan} RunPlan */
@@ -238,12 +239,14 @@ function runState(run, now) {
 }
 
 /**
- * The crew's final output: the plan's result, plus the approving human's feedback.
+ * The crew's final output: the plan's result, plus the approving human's feedback, then one line
+ * for each file the kickoff sent (so what the crew got shows wherever its result does).
  * @param {Run} run
  */
 function finalResult(run) {
 	const feedback = timelineOf(run).approvedFeedback;
-	return feedback ? `${run.plan.result} (feedback: ${feedback})` : run.plan.result;
+	const text = feedback ? `${run.plan.result} (feedback: ${feedback})` : run.plan.result;
+	return run.files ? [text, ...run.files.map(fileResultLine)].join('\n') : text;
 }
 
 /**

@@ -1,7 +1,9 @@
 // @ts-check
 'use strict';
 
+const fs = require('node:fs');
 const http = require('node:http');
+const { randomUUID } = require('node:crypto');
 const { resolveOptions, applyOptions } = require('./options');
 const { FaultQueue, normalizeFault } = require('./faults');
 const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, continueAsNewRun, liveTaskId, finalResult, TASKS } = require('./runs');
@@ -12,6 +14,9 @@ const { FlowStates, readStateRequest, attachFlow, flowOf, flowDeploymentOf, flow
 const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chat');
 const errors = require('./errors');
 const live = require('./live');
+const { isMultipart, boundaryOf } = require('./multipart');
+const { readMultipart, UploadStore, readInputFiles, resolveInputFiles, NGINX_413 } = require('./files');
+const { fileStateValue } = require('./fileRecords');
 
 /** @typedef {import('./index').CrewService} CrewService */
 /** @typedef {import('./index').CrewServiceOptions} CrewServiceOptions */
@@ -23,7 +28,7 @@ const live = require('./live');
 /** @typedef {import('./faults').QueuedFault} QueuedFault */
 /** @typedef {{ status: number, headers?: Record<string, string>, body: string }} Answer */
 /**
- * @typedef {{ route: 'inputs' | 'kickoff' | 'resume' | 'other' | 'inspect' | 'chatStart' }
+ * @typedef {{ route: 'inputs' | 'kickoff' | 'resume' | 'other' | 'inspect' | 'chatStart' | 'files' | 'fileDownload' }
  *   | { route: 'chatMessage' | 'chatStream' | 'chatHistory', sessionId: string }
  *   | { route: 'status', spelling: 'contract' | 'wild', enabled: boolean, kickoffId: string }} RouteMatch
  */
@@ -34,6 +39,15 @@ const REDACTED = '[REDACTED]';
 const WEBHOOK_FIELDS = /** @type {const} */ (['taskWebhookUrl', 'stepWebhookUrl', 'crewWebhookUrl']);
 /** @type {Answer} what processContract gives for an SSE attach it authenticated: handle() streams it. */
 const STREAM_APART = { status: 200, body: '' };
+// A JSON-bodied FastAPI route given form data: the raw bytes reach the body model (FastAPI echoes them as
+// `input`; the reference leaves that out rather than read a whole file to quote it).
+const MULTIPART_REFUSED = Object.freeze({
+	detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from' }],
+});
+// Starlette's words for a form body it cannot parse.
+const FORM_PARSE_ERROR = Object.freeze({ detail: 'There was an error parsing the body' });
+// Kickoff fields a multipart body carries as JSON text; every other part is plain text.
+const JSON_PARTS = ['inputs', 'webhooks', 'meta', 'humanInputWebhook', 'input_files'];
 const DEFAULT_NOT_JSON_BODY = '<!DOCTYPE html>\n<html><head><title>Gateway</title></head><body><h1>Service temporarily rerouted</h1></body></html>\n';
 
 /**
@@ -93,6 +107,8 @@ function matchRoute(path, statusPaths) {
 	if (path === '/inputs') return { route: 'inputs' };
 	if (path === '/kickoff') return { route: 'kickoff' };
 	if (path === '/resume') return { route: 'resume' };
+	if (path === '/files') return { route: 'files' };
+	if (/^\/files\/[^/]+\/[^/]+$/.test(path)) return { route: 'fileDownload' };
 	const chatRoute = matchChatRoute(path);
 	if (chatRoute) return chatRoute;
 	/** @type {{ spelling: 'contract' | 'wild', raw: string }[]} */
@@ -119,9 +135,9 @@ function decodeSegment(raw) {
 }
 
 /**
- * Resolves to the body text, or null when it exceeds BODY_LIMIT.
+ * Resolves to the body text (null when it exceeds BODY_LIMIT) and the body's size in bytes.
  * @param {http.IncomingMessage} req
- * @returns {Promise<string | null>}
+ * @returns {Promise<{ text: string | null, size: number }>}
  */
 function readBody(req) {
 	return new Promise((resolve, reject) => {
@@ -132,9 +148,48 @@ function readBody(req) {
 			size += chunk.length;
 			if (size <= BODY_LIMIT) chunks.push(chunk);
 		});
-		req.on('end', () => resolve(size > BODY_LIMIT ? null : Buffer.concat(chunks).toString('utf8')));
+		req.on('end', () => resolve({ text: size > BODY_LIMIT ? null : Buffer.concat(chunks).toString('utf8'), size }));
 		req.on('error', reject);
 	});
+}
+
+/**
+ * The kickoff fields of a multipart body's text parts, or why they are invalid. A field sent twice:
+ * the last part wins.
+ * @param {[string, string][]} parts
+ * @returns {Record<string, unknown> | string}
+ */
+function kickoffFieldsOfParts(parts) {
+	/** @type {[string, unknown][]} */
+	const fields = [];
+	for (const [name, text] of parts) {
+		if (!JSON_PARTS.includes(name)) {
+			fields.push([name, text]);
+			continue;
+		}
+		try {
+			fields.push([name, JSON.parse(text)]);
+		} catch {
+			return `the "${name}" part is not valid JSON`;
+		}
+	}
+	// fromEntries, so a part named "__proto__" stays an ordinary key.
+	return Object.fromEntries(fields);
+}
+
+/**
+ * A request whose body the service reads as it streams in (multipart to /kickoff or /files)
+ * rather than whole before routing.
+ * @param {http.IncomingMessage} req
+ * @param {string} path
+ */
+function isStreamedBody(req, path) {
+	return req.method === 'POST' && (path === '/kickoff' || path === '/files') && isMultipart(req.headers['content-type']);
+}
+
+/** What nginx answers a body over its client_max_body_size: its own HTML page. @returns {Answer} */
+function proxyTooLarge() {
+	return { status: 413, headers: { 'content-type': 'text/html', server: 'nginx' }, body: NGINX_413 };
 }
 
 /**
@@ -152,6 +207,7 @@ async function startCrewService(userOptions = {}) {
 	const faults = new FaultQueue();
 	const flowStates = new FlowStates();
 	const chat = new ChatDeployment({ options: () => options.chat });
+	const uploads = new UploadStore();
 	/** @type {WebhookDispatcher} */
 	const webhooks = new WebhookDispatcher({
 		targets: () => options.webhookTargets,
@@ -243,10 +299,13 @@ async function startCrewService(userOptions = {}) {
 	 * @param {RouteMatch} match
 	 * @param {string | null} bodyText
 	 * @param {RequestLogEntry} entry
-	 * @returns {Answer}
+	 * @param {boolean} streamed the body is multipart and still unread
+	 * @returns {Promise<Answer>}
 	 */
-	function processContract(req, match, bodyText, entry) {
-		if (match.route === 'other' || (match.route === 'status' && !match.enabled)) {
+	async function processContract(req, match, bodyText, entry, streamed) {
+		// A deployment on an older crewAI has no upload route: FastAPI's router answers it.
+		const unknownRoute = match.route === 'files' && options.multipartKickoff === 'refused';
+		if (match.route === 'other' || (match.route === 'status' && !match.enabled) || unknownRoute) {
 			return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
 		}
 		if (!entry.tokenType) {
@@ -255,10 +314,11 @@ async function startCrewService(userOptions = {}) {
 				'www-authenticate': 'Bearer',
 			});
 		}
-		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' ? 'POST' : CHAT_METHODS[match.route] || 'GET';
+		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' || match.route === 'files' ? 'POST' : CHAT_METHODS[match.route] || 'GET';
 		if (req.method !== expectedMethod) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
 		if (match.route === 'inputs') return listInputs();
-		if (match.route === 'kickoff') return kickoff(req, bodyText, entry);
+		if (match.route === 'kickoff') return kickoff(req, bodyText, entry, streamed);
+		if (match.route === 'files') return uploadFile(req, entry, streamed);
 		if (match.route === 'resume') return options.dialect === 'live' ? resumeLive(req, bodyText, entry) : resume(req, bodyText, entry);
 		if (match.route === 'inspect') return chat.inspect();
 		if (match.route === 'chatStart') return chat.start();
@@ -279,11 +339,12 @@ async function startCrewService(userOptions = {}) {
 	 * @param {RouteMatch} match
 	 * @param {string | null} bodyText
 	 * @param {RequestLogEntry} entry
-	 * @returns {Answer}
+	 * @param {boolean} streamed
+	 * @returns {Promise<Answer>}
 	 */
-	function processSafely(req, match, bodyText, entry) {
+	async function processSafely(req, match, bodyText, entry, streamed) {
 		try {
-			return processContract(req, match, bodyText, entry);
+			return await processContract(req, match, bodyText, entry, streamed);
 		} catch (err) {
 			console.error('[crew-service] request handler failed:', err);
 			const message = `Reference server error: ${err instanceof Error ? err.message : String(err)}`;
@@ -292,7 +353,7 @@ async function startCrewService(userOptions = {}) {
 	}
 
 	function listInputs() {
-		if (options.deployment === 'flow') return jsonAnswer(200, { inputs: flowInputsListing(options.inputsShape) });
+		if (options.deployment === 'flow') return jsonAnswer(200, { inputs: flowInputsListing(options.inputsShape, options.flowFileFields) });
 		const inputs =
 			options.inputsShape === 'objects'
 				? options.inputs.map((i) => ({ name: i.name, type: i.type || 'string', required: i.required !== false }))
@@ -304,17 +365,142 @@ async function startCrewService(userOptions = {}) {
 	 * @param {http.IncomingMessage} req
 	 * @param {string | null} bodyText
 	 * @param {RequestLogEntry} entry
-	 * @returns {Answer}
+	 * @param {boolean} streamed a multipart body, still unread
+	 * @returns {Promise<Answer>}
 	 */
-	function kickoff(req, bodyText, entry) {
-		const shape = options.errorShape;
+	async function kickoff(req, bodyText, entry, streamed) {
 		/** @param {string} why */
-		const invalid = (why) => jsonAnswer(400, errors.errorBody(shape, 400, `Invalid input format: ${why}`));
+		const invalid = (why) => jsonAnswer(400, errors.errorBody(options.errorShape, 400, `Invalid input format: ${why}`));
+		if (streamed) return multipartKickoff(req, entry, invalid);
 		const isLive = options.dialect === 'live';
 		if (isLive && bodyText !== null && !parsesAsJson(bodyText)) return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: live.NOT_JSON_TEXT };
 		const read = readJsonBody(req, bodyText, entry, invalid);
 		if ('answer' in read) return read.answer;
-		const { body } = read;
+		return startRun(read.body, entry, invalid, []);
+	}
+
+	/**
+	 * A multipart kickoff: the `inputs` part and the other kickoff fields as parts, every part
+	 * with a filename a file for the crew's field of its name. Files are hashed as they stream by;
+	 * the run then starts exactly as the JSON kickoff with those fields would.
+	 * @param {http.IncomingMessage} req
+	 * @param {RequestLogEntry} entry
+	 * @param {(why: string) => Answer} invalid
+	 * @returns {Promise<Answer>}
+	 */
+	async function multipartKickoff(req, entry, invalid) {
+		// An older crewAI's route takes JSON only: FastAPI hands the form bytes to the body model.
+		if (options.multipartKickoff === 'refused') return jsonAnswer(422, MULTIPART_REFUSED);
+		const boundary = boundaryOf(req.headers['content-type']);
+		if (boundary === null) return invalid('multipart/form-data without a boundary');
+		const read = await readMultipart(req, boundary, { onBytes: withinProxyLimit });
+		if (read.stopped) return proxyTooLarge();
+		if (read.error !== null) return invalid(`multipart body: ${read.error}`);
+		const fields = kickoffFieldsOfParts(read.fields);
+		if (typeof fields === 'string') return invalid(fields);
+		const redacted = redact(fields);
+		entry.body = redacted.value;
+		if (redacted.leaked) entry.tokenLeaked = true;
+		entry.files = read.files;
+		return startRun(redacted.value, entry, invalid, read.files);
+	}
+
+	/**
+	 * POST /files: part `file` (with a filename) and part `field_name` → the file's URL on the
+	 * service, for a kickoff's `input_files`. The bytes go to disk as they arrive.
+	 * @param {http.IncomingMessage} req
+	 * @param {RequestLogEntry} entry
+	 * @param {boolean} streamed
+	 * @returns {Promise<Answer>}
+	 */
+	async function uploadFile(req, entry, streamed) {
+		/** @param {string} field */
+		const missing = (field) => ({ type: 'missing', loc: ['body', field], msg: 'Field required', input: null });
+		if (!streamed) return jsonAnswer(422, { detail: [missing('file'), missing('field_name')] });
+		const boundary = boundaryOf(req.headers['content-type']);
+		if (boundary === null) return jsonAnswer(400, FORM_PARSE_ERROR);
+		/** @type {{ path: string, out: import('node:fs').WriteStream } | null} */
+		let stored = null;
+		const read = await readMultipart(req, boundary, {
+			onBytes: withinProxyLimit,
+			sink: (part) => {
+				if (part.name !== 'file' || stored !== null) return null;
+				const path = uploads.newPath();
+				stored = { path, out: fs.createWriteStream(path) };
+				return stored.out;
+			},
+		});
+		const kept = /** @type {{ path: string, out: import('node:fs').WriteStream } | null} */ (stored);
+		const discard = () => kept && fs.rm(kept.path, { force: true }, () => undefined);
+		if (read.stopped) {
+			discard();
+			return proxyTooLarge();
+		}
+		if (read.error !== null) {
+			discard();
+			return jsonAnswer(400, FORM_PARSE_ERROR);
+		}
+		const file = read.files.find((f) => f.field === 'file');
+		const fieldName = read.fields.filter(([name]) => name === 'field_name').map(([, value]) => value).pop();
+		entry.body = redact({ field_name: fieldName ?? null }).value;
+		entry.files = read.files;
+		/** @type {Record<string, unknown>[]} */
+		const problems = [];
+		if (!file || !kept) problems.push(missing('file'));
+		if (fieldName === undefined) problems.push(missing('field_name'));
+		if (problems.length || !file || !kept || fieldName === undefined) {
+			discard();
+			return jsonAnswer(422, { detail: problems });
+		}
+		const uploadId = randomUUID();
+		// A multipart file part always has its type, size and hash; only a URL not fetched lacks them.
+		const { name, type, size, sha256 } = /** @type {{ name: string, type: string, size: number, sha256: string }} */ (file);
+		uploads.add({ uploadId, field: fieldName, name, type, size, sha256, path: kept.path });
+		return jsonAnswer(200, { url: `${service.url}/files/${uploadId}/${encodeURIComponent(file.name)}`, field_name: fieldName });
+	}
+
+	/**
+	 * GET /files/<uploadId>/<name>: an upload's bytes, streamed from disk. No token: the URL is what
+	 * a crew (or its model provider) fetches, as a signed URL would be.
+	 * @param {http.IncomingMessage} req
+	 * @param {http.ServerResponse} res
+	 * @param {string} path
+	 * @param {RequestLogEntry} entry
+	 */
+	function serveUpload(req, res, path, entry) {
+		const upload = options.multipartKickoff === 'refused' ? null : uploads.find(path);
+		if (req.method !== 'GET' && req.method !== 'HEAD' && upload) return deliver(res, entry, jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: 'GET' }));
+		if (!upload) return deliver(res, entry, jsonAnswer(404, errors.ROUTE_NOT_FOUND));
+		entry.status = 200;
+		res.writeHead(200, { 'content-type': upload.type, 'content-length': upload.size });
+		if (req.method === 'HEAD') return res.end();
+		fs.createReadStream(upload.path)
+			.on('error', () => res.destroy())
+			.pipe(res);
+	}
+
+	/** @param {number} size */
+	function overProxyLimit(size) {
+		return options.maxFileBytes !== null && size > options.maxFileBytes;
+	}
+
+	/** @param {number} total the body bytes read so far */
+	function withinProxyLimit(total) {
+		return !overProxyLimit(total);
+	}
+
+	/**
+	 * Starts a run from a kickoff's fields (a JSON body or a multipart one's parts), with the
+	 * files that came in the body; `input_files` URLs are resolved here.
+	 * @param {Record<string, unknown>} body
+	 * @param {RequestLogEntry} entry
+	 * @param {(why: string) => Answer} invalid
+	 * @param {import('./index').ReceivedFile[]} received
+	 * @returns {Promise<Answer>}
+	 */
+	async function startRun(body, entry, invalid, received) {
+		const shape = options.errorShape;
+		const isLive = options.dialect === 'live';
 		const flowDeployment = options.deployment === 'flow';
 		const { meta } = body;
 		// A flow takes a bare body without the inputs wrapper and silently runs on its defaults; a live
@@ -347,6 +533,14 @@ async function startCrewService(userOptions = {}) {
 			.filter((i) => !Object.prototype.hasOwnProperty.call(stringInputs, i.name) || stringInputs[i.name] === '')
 			.map((i) => i.name);
 		if (missing.length) return jsonAnswer(422, isLive ? live.missingInputsBody(missing) : errors.missingInputsBody(shape, missing));
+		// An older crewAI's body model has no input_files: FastAPI ignores an unknown field.
+		const inputFiles = options.multipartKickoff === 'refused' ? { urls: [] } : readInputFiles(body.input_files);
+		if ('problems' in inputFiles) return jsonAnswer(422, { detail: inputFiles.problems });
+		const fetched = await resolveInputFiles(inputFiles.urls, { serviceUrl: service.url, uploads });
+		if (closed) return jsonAnswer(503, errors.errorBody(shape, 503, 'Service closing'));
+		const files = [...received, ...fetched.files];
+		// A file the crew cannot get fails its run, as the crew's first read of it would.
+		if (fetched.failures.length) reference = { ...reference, outcome: 'failure', error: fetched.failures.join('; ') };
 
 		const index = runs.length;
 		const runMeta = meta === undefined ? null : meta;
@@ -370,7 +564,8 @@ async function startCrewService(userOptions = {}) {
 			clock: () => options.now(),
 		});
 		// restoreFromStateId and inputs.id restore nothing for a crew: the service ignores them.
-		attachFlow(run, plan.flow ? flowStates.start(run.kickoffId, stringInputs, stateRequest, flowDeployment ? flowStateDefaults() : {}) : null);
+		attachFlow(run, plan.flow ? flowStates.start(run.kickoffId, stringInputs, stateRequest, flowDeployment ? flowStateDefaults(options.flowFileFields) : {}) : null);
+		attachFiles(run, files);
 		if (flowDeployment) {
 			markFlowDeployment(run, options.dialect);
 			// The final method reports the state it ran with, unless the kickoff chose a result.
@@ -384,6 +579,24 @@ async function startCrewService(userOptions = {}) {
 		entry.kickoffId = run.kickoffId;
 		webhooks.schedule(run, initialSegment(run), urls);
 		return jsonAnswer(200, { kickoff_id: run.kickoffId });
+	}
+
+	/**
+	 * What a run got: on the run record, in its result text (one line a file) and its result_json;
+	 * a deployed flow's file-typed state fields hold theirs.
+	 * @param {Run} run
+	 * @param {import('./index').ReceivedFile[]} files
+	 */
+	function attachFiles(run, files) {
+		if (files.length === 0) return;
+		run.files = files;
+		const { resultJson } = run.plan;
+		if (isPlainObject(resultJson)) run.plan.resultJson = { ...resultJson, files };
+		const flow = flowOf(run);
+		if (!flow || options.deployment !== 'flow') return;
+		for (const file of files) {
+			if (options.flowFileFields.includes(file.field)) flow.state[file.field] = fileStateValue(file);
+		}
 	}
 
 	/**
@@ -650,11 +863,18 @@ async function startCrewService(userOptions = {}) {
 		const at = options.now();
 		const rawUrl = req.url || '/';
 		const path = rawUrl.split('?')[0];
-		const bodyText = await readBody(req);
+		const isAdmin = path.startsWith(ADMIN_PREFIX);
+		// A multipart kickoff or upload is read as it streams in, after routing (files are never held whole).
+		const streamed = !isAdmin && isStreamedBody(req, path);
+		// A proxy in front of the deployment refuses a body over its limit before the service sees it.
+		let tooLarge = !isAdmin && overProxyLimit(Number(req.headers['content-length']));
+		const read = streamed || tooLarge ? { text: '', size: 0 } : await readBody(req);
+		if (!isAdmin && overProxyLimit(read.size)) tooLarge = true;
+		const bodyText = read.text;
 		// A callback_url of a flow feedback request: its own token, outside the crew API.
 		const feedbackAnswer = flowFeedback.respond(req.method || 'GET', rawUrl, bodyText);
 		if (feedbackAnswer) return deliver(res, null, feedbackAnswer);
-		if (path.startsWith(ADMIN_PREFIX)) {
+		if (isAdmin) {
 			const answer = handleAdmin(req.method || 'GET', path, bodyText);
 			if (answer) return deliver(res, null, answer);
 		}
@@ -676,12 +896,15 @@ async function startCrewService(userOptions = {}) {
 			entry.kickoffId = redact(match.kickoffId).value;
 		}
 		requests.push(entry);
+		// Logged (a client did send it) but never routed: the proxy answered. The unread body is dropped.
+		if (tooLarge) return deliver(res, entry, proxyTooLarge());
 
 		// A fault models the network or a proxy, so it strikes before auth and routing.
 		const fault = faults.take(match.route, match.route === 'status' ? match.spelling : undefined);
 		const isDelay = fault !== undefined && fault.kind === 'delay';
 		if (fault && isDelay && !fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
-		const answer = !fault || isDelay || fault.afterProcessing ? processSafely(req, match, bodyText, entry) : null;
+		if ((!fault || isDelay) && match.route === 'fileDownload') return serveUpload(req, res, path, entry);
+		const answer = !fault || isDelay || fault.afterProcessing ? await processSafely(req, match, bodyText, entry, streamed) : null;
 		if (fault && isDelay && fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
 		if (coldStartPending) {
 			// A cold deployment: the request is taken (a kickoff starts its run), its answer comes late.
@@ -724,6 +947,7 @@ async function startCrewService(userOptions = {}) {
 			webhooks: { method: 'GET', run: () => webhooks.deliveries },
 			'feedback-requests': { method: 'GET', run: () => flowFeedback.requests },
 			'flow-states': { method: 'GET', run: () => service.flowStates },
+			uploads: { method: 'GET', run: () => service.uploads },
 			'chat/sessions': { method: 'GET', run: () => chat.describe() },
 			'chat/release': {
 				method: 'POST',
@@ -836,6 +1060,9 @@ async function startCrewService(userOptions = {}) {
 		releaseMoments() {
 			return webhooks.releaseMoments();
 		},
+		get uploads() {
+			return [...uploads.uploads.values()].map(({ path: _path, ...upload }) => upload);
+		},
 		get flowStates() {
 			return Object.fromEntries([...flowStates.saved].map(([id, state]) => [id, structuredClone(state)]));
 		},
@@ -865,6 +1092,7 @@ async function startCrewService(userOptions = {}) {
 			faults.clear();
 			flowStates.reset();
 			chat.reset();
+			uploads.clear();
 		},
 		close() {
 			if (!closing) {
@@ -873,6 +1101,7 @@ async function startCrewService(userOptions = {}) {
 					webhooks.close();
 					stream.cancelAll();
 					chat.reset();
+					uploads.clear();
 					for (const timer of timers) clearTimeout(timer);
 					timers.clear();
 					server.close(() => resolve());
