@@ -94,9 +94,14 @@ function readMultipart(req, boundary, hooks = {}) {
 				}
 				current.digest.update(data);
 				const { out } = current;
-				if (out && !out.write(Buffer.from(data))) {
+				if (out && !out.write(Buffer.from(data)) && !req.isPaused()) {
 					req.pause();
-					out.once('drain', () => req.resume());
+					// A writable ended before it drained (the part ended in the same chunk) emits no 'drain': resume on its end too.
+					const resume = () => {
+						out.off('drain', resume).off('finish', resume).off('close', resume);
+						req.resume();
+					};
+					out.on('drain', resume).on('finish', resume).on('close', resume);
 				}
 			},
 			onPartEnd() {
