@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // The Crew node in n8n's editor, in a real browser (Debian's Chromium through playwright-core).
 //
@@ -14,16 +13,12 @@
 // Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core).
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
-const procs = require('./lib/procs');
-const { tearDown, runMain } = require('./lib/cli');
 const { prepare } = require('./lib/stack');
 const { launch, signIn } = require('./lib/browser');
 const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
+const { say } = require('./lib/report');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const WORKFLOW = 'kickoff-and-wait';
@@ -152,19 +147,4 @@ async function editorSuite({ major, report, root, packed }) {
 	}
 }
 
-async function main() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' } } });
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-editor-'));
-	const report = createReport();
-	try {
-		await editorSuite({ major: values.n8n || '2', report, root });
-	} finally {
-		await tearDown({ root, keep: values.keep });
-		process.exitCode = report.finish();
-	}
-}
-
 module.exports = { editorSuite };
-
-if (require.main === module) runMain(main);
