@@ -38,35 +38,31 @@ interface Sample {
 	seconds: number;
 	rssGrowthMb: number;
 	arrayBuffersGrowthMb: number;
-	/** arrayBuffers right after a garbage collection, every 250 ms: what is held, not garbage waiting to be collected. */
-	liveArrayBuffersGrowthMb: number;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** Runs `work`, sampling memory every 10 ms; growth is over the level just before it started. */
+/**
+ * Runs `work`, sampling memory every 10 ms; growth is over the level just before it started,
+ * after a garbage collection (--expose-gc). No collection during the run: forced full
+ * collections slowed both transfers many times over.
+ */
 async function measure(work: () => Promise<void>): Promise<Sample> {
 	gc?.();
 	const before = process.memoryUsage();
 	let peakRss = before.rss;
 	let peakArrayBuffers = before.arrayBuffers;
-	let peakLive = before.arrayBuffers;
 	const sampler = setInterval(() => {
 		const now = process.memoryUsage();
 		peakRss = Math.max(peakRss, now.rss);
 		peakArrayBuffers = Math.max(peakArrayBuffers, now.arrayBuffers);
 	}, 10);
-	const liveSampler = setInterval(() => {
-		if (!gc) return;
-		gc();
-		peakLive = Math.max(peakLive, process.memoryUsage().arrayBuffers);
-	}, 250);
+
 	const started = process.hrtime.bigint();
 	try {
 		await work();
 	} finally {
 		clearInterval(sampler);
-		clearInterval(liveSampler);
 	}
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 	const after = process.memoryUsage();
@@ -76,7 +72,6 @@ async function measure(work: () => Promise<void>): Promise<Sample> {
 		seconds,
 		rssGrowthMb: (peakRss - before.rss) / MB,
 		arrayBuffersGrowthMb: (peakArrayBuffers - before.arrayBuffers) / MB,
-		liveArrayBuffersGrowthMb: (peakLive - before.arrayBuffers) / MB,
 	};
 }
 
@@ -179,7 +174,7 @@ async function main() {
 		const throughput = (samples: Sample[]) => FILE_MB / median(samples.map((sample) => sample.seconds));
 		const max = (samples: Sample[], key: keyof Sample) => Math.max(...samples.map((sample) => sample[key])).toFixed(1);
 		const line = (name: string, samples: Sample[]) =>
-			`${name.padEnd(34)} ${throughput(samples).toFixed(1).padStart(7)} MB/s   peak growth: RSS +${max(samples, 'rssGrowthMb')} MB, arrayBuffers +${max(samples, 'arrayBuffersGrowthMb')} MB (held after GC: +${max(samples, 'liveArrayBuffersGrowthMb')} MB)`;
+			`${name.padEnd(34)} ${throughput(samples).toFixed(1).padStart(7)} MB/s   peak growth: RSS +${max(samples, 'rssGrowthMb')} MB, arrayBuffers +${max(samples, 'arrayBuffersGrowthMb')} MB`;
 		const ratio = throughput(node) / throughput(baseline);
 		const maxGrowth = Math.max(...node.map((sample) => Math.max(sample.rssGrowthMb, sample.arrayBuffersGrowthMb)));
 		const baselineGrowth = Math.max(...baseline.map((sample) => Math.max(sample.rssGrowthMb, sample.arrayBuffersGrowthMb)));
