@@ -17,6 +17,8 @@ const USAGE = `Usage: npm run crew-server -- [options]
   --error-shape documented|fastapi error body shape (default documented)
   --webhook-targets loopback|any   webhook URLs really called (default loopback: localhost,
                                    127.x.x.x, [::1]; others are only recorded)
+  --max-file-bytes N               a proxy's body limit: a bigger body gets nginx's 413 page
+  --multipart accepted|refused     refused: an older crewAI (no multipart kickoff, no POST /files)
   --json                           print one JSON line {"url","tokens"} instead of the banner
   --help
 
@@ -52,6 +54,8 @@ async function main() {
 				'status-paths': { type: 'string' },
 				'error-shape': { type: 'string' },
 				'webhook-targets': { type: 'string' },
+				'max-file-bytes': { type: 'string' },
+				multipart: { type: 'string' },
 				json: { type: 'boolean' },
 				help: { type: 'boolean' },
 			},
@@ -78,6 +82,8 @@ async function main() {
 			statusPaths: str('status-paths'),
 			errorShape: str('error-shape'),
 			webhookTargets: str('webhook-targets'),
+			maxFileBytes: integer(str('max-file-bytes'), '--max-file-bytes'),
+			multipartKickoff: str('multipart'),
 			tokens: { organization: process.env.CREW_ORG_TOKEN || undefined, user: process.env.CREW_USER_TOKEN || undefined },
 		});
 	} catch (err) {

@@ -1,6 +1,8 @@
 // @ts-check
 'use strict';
 
+const { fileResultLine } = require('./fileRecords');
+
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').FlowRun} FlowRun */
 /** @typedef {import('./index').FlowState} FlowState */
@@ -230,7 +232,9 @@ function liveFlowRecord(run, at) {
 	const { plan } = run;
 	if (plan.outcome === 'failure') return { state: 'FAILED', status: plan.error, ...blank };
 	if (plan.outcome === 'revoked') return { state: 'REVOKED', status: null, ...blank };
-	return { state: 'SUCCESS', status: null, result: plan.result, result_json: null };
+	// The final method's text, then the files the kickoff brought, as every other record has them.
+	const result = [plan.result, ...(run.files ?? []).map(fileResultLine)].join('\n');
+	return { state: 'SUCCESS', status: null, result, result_json: null };
 }
 
 /**

@@ -11,6 +11,7 @@
 
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
 // Browsers, curl and undici send a few hundred bytes of headers a part; 16 KB is generous.
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -161,9 +162,15 @@ class MultipartParser {
 	/** @param {Buffer} chunk */
 	push(chunk) {
 		if (this.state === 'epilogue') return;
-		const data = this.held.length ? Buffer.concat([this.held, chunk]) : chunk;
-		this.held = Buffer.alloc(0);
+		let data = chunk;
 		let pos = 0;
+		// A chunk shorter than a delimiter cannot settle what was held: join them (a few bytes).
+		if (this.state === 'content' && this.held.length && chunk.length >= this.delimiter.length) {
+			pos = this.settleHeld(chunk);
+		} else if (this.held.length) {
+			data = Buffer.concat([this.held, chunk]);
+		}
+		this.held = EMPTY;
 		while (pos < data.length && !this.ended()) {
 			if (this.state === 'preamble' || this.state === 'content') {
 				const at = data.indexOf(this.delimiter, pos);
@@ -217,6 +224,27 @@ class MultipartParser {
 			this.startPart(data.subarray(pos, end).toString('utf8'));
 			pos = end + HEADER_END.length;
 		}
+	}
+
+	/**
+	 * In a part's content, the bytes held back from the last chunk are resolved against the next
+	 * one's start only, so a file's chunks are handed on as they are, never copied: either a
+	 * delimiter starts in the held bytes (the content before it goes on, the part ends) or they
+	 * are content. Returns where in `chunk` parsing goes on.
+	 * @param {Buffer} chunk
+	 */
+	settleHeld(chunk) {
+		const held = this.held;
+		const window = Buffer.concat([held, chunk.subarray(0, this.delimiter.length)]);
+		const at = window.indexOf(this.delimiter);
+		if (at >= 0 && at < held.length) {
+			if (at > 0) this.handlers.onPartData(held.subarray(0, at));
+			this.handlers.onPartEnd();
+			this.state = 'afterDelimiter';
+			return at + this.delimiter.length - held.length;
+		}
+		this.handlers.onPartData(held);
+		return 0;
 	}
 
 	/** True once the closing delimiter went by. */

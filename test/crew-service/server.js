@@ -872,7 +872,7 @@ async function startCrewService(userOptions = {}) {
 		if (!isAdmin && overProxyLimit(read.size)) tooLarge = true;
 		const bodyText = read.text;
 		// A callback_url of a flow feedback request: its own token, outside the crew API.
-		const feedbackAnswer = flowFeedback.respond(req.method || 'GET', rawUrl, bodyText);
+		const feedbackAnswer = tooLarge ? null : flowFeedback.respond(req.method || 'GET', rawUrl, bodyText);
 		if (feedbackAnswer) return deliver(res, null, feedbackAnswer);
 		if (isAdmin) {
 			const answer = handleAdmin(req.method || 'GET', path, bodyText);
