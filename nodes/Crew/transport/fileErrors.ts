@@ -23,7 +23,7 @@ export interface SentFile {
 }
 
 export const FILES_REFUSED_ADVICE =
-	'This deployment does not take files: it needs a crewAI release with native file inputs (crewAI 1.x, input_files). Redeploy the crew on a current crewAI, or, until then, set Send Files to File URLs and give the crew a tool that downloads them. Nothing was started.';
+	'This deployment does not take files: it needs a crewAI release with native file inputs (crewAI 1.x, input_files). Redeploy the crew on a current crewAI 1.x release; until then, host the file elsewhere, pass its link as an ordinary input and give the crew a tool that downloads it (File URLs need native file inputs too). Nothing was started.';
 
 /**
  * FastAPI's 422 for a route that takes a JSON object and got form data: one detail
