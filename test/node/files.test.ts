@@ -219,7 +219,11 @@ describe('Files: deployments that refuse them', () => {
 	it('a 413 names the file and its size', async () => {
 		crew.service.configure({ maxFileBytes: 1024 * 1024 });
 		const { output } = await runCrewWorkflow({ parameters: kickoff('multipart'), credentials: crew.credentials, items: [await pdf(TWO_MB)], continueOnFail: true });
-		expect(output[0].json.error).toBe('The file report.pdf (for document, 2.0 MB, 2097152 bytes) is too large for the crew service (it answered 413): 413 Request Entity Too Large');
+		// A proxy answers 413 and closes at once: the close can reach n8n before the answer (EPIPE). Either way the file and its size are named.
+		expect([
+			'The file report.pdf (for document, 2.0 MB, 2097152 bytes) is too large for the crew service (it answered 413): 413 Request Entity Too Large',
+			`The crew service at ${crew.service.url} closed the connection while the file report.pdf (for document, 2.0 MB, 2097152 bytes) was being sent (EPIPE)`,
+		]).toContain(output[0].json.error);
 		expect(crew.service.runs).toHaveLength(0);
 	});
 

@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { filesRefusedError, filesTooLargeError, isFilesRefusal, uploadFailedError } from '../../nodes/Crew/transport/fileErrors';
+import { filesCutOffError, filesRefusedError, filesTooLargeError, isFilesRefusal, uploadFailedError } from '../../nodes/Crew/transport/fileErrors';
 import { mayRepeatUpload } from '../../nodes/Crew/transport/uploadFile';
 import type { HttpAnswer } from '../../nodes/Crew/transport/answers';
 
@@ -44,6 +44,13 @@ describe('file errors', () => {
 		const error = filesTooLargeError(node, http(413, html), [{ field: 'document', fileName: 'report.pdf', size: 2_097_152 }], 0, 'tok');
 		expect(error.message).toBe('The file report.pdf (for document, 2.0 MB, 2097152 bytes) is too large for the crew service (it answered 413): 413 Request Entity Too Large');
 		expect(error.description).toContain('nothing was started');
+	});
+
+	it('say a body cut off by the service started nothing, naming the files and sizes', () => {
+		const error = filesCutOffError(node, 'EPIPE', [{ field: 'document', fileName: 'big.pdf', size: 1024 }], 1, 'http://127.0.0.1:9');
+		expect(error.message).toBe('The crew service at http://127.0.0.1:9 closed the connection while the file big.pdf (for document, 1.0 KB, 1024 bytes) was being sent (EPIPE)');
+		expect(error.description).toContain('no crew was started');
+		expect(error.context.itemIndex).toBe(1);
 	});
 
 	it('keep the token out of an upload failure', () => {

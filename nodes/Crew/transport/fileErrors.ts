@@ -110,3 +110,20 @@ export function uploadWithoutUrlError(node: INode, answer: HttpAnswer, file: Sen
 		secret,
 	);
 }
+
+/**
+ * A body whose sending the service cut off (EPIPE: it closed the connection while the files were
+ * still being written). A service cannot start a run from a body it did not read to its end, so
+ * nothing was started; a proxy refusing a large body often answers 413 and closes at once, and the
+ * close can reach n8n before the answer does.
+ */
+export function filesCutOffError(node: INode, code: string, files: readonly SentFile[], itemIndex: number, baseUrl: string): NodeApiError {
+	const which = files.length === 1 ? `the file ${fileNames(files)}` : `the files ${fileNames(files)}`;
+	const message = `The crew service at ${baseUrl} closed the connection while ${which} was being sent (${code})`;
+	const description =
+		'The service did not read the whole request, so no crew was started. A proxy in front of the service often does this for a body over its size limit (its 413 can arrive after the connection closed). Send a smaller file, or host it elsewhere and set Send Files to File URLs; if the files are small, run again later.';
+	const error = new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
+	error.message = message;
+	error.description = description;
+	return error;
+}

@@ -5,7 +5,7 @@ import { kickoffFormFields } from '../../../records/kickoffFiles';
 import { isPlainObject } from '../../../records/plainObject';
 import { isSuccess } from '../../transport';
 import type { CrewAnswer, CrewConnection } from '../../transport';
-import { filesRefusedError, filesTooLargeError, isFilesRefusal, uploadFailedError, uploadWithoutUrlError } from '../../transport/fileErrors';
+import { filesCutOffError, filesRefusedError, filesTooLargeError, isFilesRefusal, uploadFailedError, uploadWithoutUrlError } from '../../transport/fileErrors';
 import type { SentFile } from '../../transport/fileErrors';
 import { buildMultipartBody } from '../../transport/multipartBody';
 import type { FilePart } from '../../transport/multipartBody';
@@ -62,8 +62,12 @@ export async function kickoffRequestBody(
 }
 
 /** The error for a multipart kickoff's answer that only files explain (refused, too large); undefined for any other. */
-export function multipartKickoffError(context: IExecuteFunctions, answer: CrewAnswer, files: ItemFiles | undefined, itemIndex: number, secret: string) {
-	if (files?.mode !== 'multipart' || answer.kind !== 'http') return undefined;
+export function multipartKickoffError(context: IExecuteFunctions, answer: CrewAnswer, files: ItemFiles | undefined, itemIndex: number, connection: CrewConnection) {
+	if (files?.mode !== 'multipart') return undefined;
+	const { secret } = connection;
+	// EPIPE is a failed write: the body was cut off, so unlike a lost answer it cannot have started a run.
+	if (answer.kind === 'network' && answer.code === 'EPIPE') return filesCutOffError(context.getNode(), answer.code, files.files.map(sentFile), itemIndex, connection.baseUrl);
+	if (answer.kind !== 'http') return undefined;
 	if (isFilesRefusal(answer, 'multipart')) return filesRefusedError(context.getNode(), answer, 'multipart', itemIndex, secret);
 	if (answer.statusCode === 413) return filesTooLargeError(context.getNode(), answer, files.files.map(sentFile), itemIndex, secret);
 	return undefined;

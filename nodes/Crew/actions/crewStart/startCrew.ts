@@ -101,7 +101,7 @@ export async function startCrew(
 	const answer = await postAtMostOnce(context, connection, '/kickoff', request, sleep, timeoutMs);
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
-		throw multipartKickoffError(context, answer, files, itemIndex, connection.secret) ?? crewAnswerError(context.getNode(), answer, errorContext);
+		throw multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);
 	}
 	const kickoffId = readKickoffId(answer.body);
 	if (kickoffId === undefined) {
