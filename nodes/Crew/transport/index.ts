@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsF
 import { parseRetryAfter } from '../../waiting/pollPolicy';
 import { StatusRouteMemory } from './statusRoute';
 import type { CrewAnswer, NetworkFailure } from './answers';
+import type { StreamBody } from './multipartBody';
 
 export { isPassingFailure, isSuccess, retryAfterOf } from './answers';
 export type { CrewAnswer, HttpAnswer, NetworkFailure } from './answers';
@@ -109,7 +110,7 @@ function rememberAnswered(baseUrl: string) {
 export async function sendCrewRequest(
 	context: CrewContext,
 	connection: CrewConnection,
-	request: { method: 'GET' | 'POST'; path: string; body?: IDataObject; timeoutMs?: number },
+	request: { method: 'GET' | 'POST'; path: string; body?: IDataObject; stream?: StreamBody; timeoutMs?: number },
 ): Promise<CrewAnswer> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -121,6 +122,15 @@ export async function sendCrewRequest(
 		json: true,
 	};
 	if (request.body !== undefined) options.body = request.body;
+	if (request.stream !== undefined) {
+		const { stream, contentType, contentLength } = request.stream;
+		options.body = stream as unknown as IDataObject;
+		options.headers = { ...options.headers, 'Content-Type': contentType, 'Content-Length': String(contentLength) };
+		// With redirects on, axios sends through follow-redirects, which keeps every chunk of
+		// the body to replay it after a redirect (n8n sets no cap): a whole file in memory.
+		// Off, the stream goes straight to the socket; a stream cannot be replayed anyway.
+		options.disableFollowRedirect = true;
+	}
 	let response: { statusCode?: number; body?: unknown; headers?: Record<string, unknown> };
 	try {
 		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);

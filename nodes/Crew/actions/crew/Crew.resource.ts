@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { deploymentTypeFields } from '../crewStart/deployment';
+import { filesFields } from '../crewStart/files.description';
 import { inputsFields } from '../crewStart/inputs.description';
 import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';
@@ -54,6 +55,7 @@ export const description: INodeProperties[] = [
 	...getInputs.description,
 	...getStatus.description,
 	...inputsFields,
+	...filesFields,
 	...kickoff.description,
 	...kickoffAndWait.description,
 	...resume.description,

@@ -11,6 +11,7 @@ import { liveProgress } from '../crewWait/liveProgress';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 import { deploymentOf } from '../crewStart/deployment';
+import { readItemFiles } from '../crewStart/itemFiles';
 import {
 	DEFAULT_MAX_CONCURRENT_KICKOFFS,
 	DEFAULT_POLL_INTERVAL_SECONDS,
@@ -71,9 +72,10 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
 		try {
 			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
+			const files = await readItemFiles(this, itemIndex);
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep);
+			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep, files);
 			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt: tools.now() } };
 		} catch (error) {
 			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };

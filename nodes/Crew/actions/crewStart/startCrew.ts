@@ -15,6 +15,8 @@ import type { CrewConnection } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
 import { checkUrlOptions } from '../../../records/urlOptions';
 import { isPlainObject } from '../../../records/plainObject';
+import { kickoffRequestBody, multipartKickoffError } from './fileKickoff';
+import type { ItemFiles } from './itemFiles';
 
 export const MAX_KICKOFF_TIMEOUT_SECONDS = 1_800;
 
@@ -81,8 +83,9 @@ export interface StartedCrew {
 }
 
 /**
- * Sends `POST /kickoff` for one item. A kickoff is not idempotent: after a
- * network error or a 5xx the crew may be running, and the error says so.
+ * Sends `POST /kickoff` for one item, with its files when it has any (see
+ * fileKickoff.ts). A kickoff is not idempotent: after a network error or a 5xx
+ * the crew may be running, and the error says so.
  */
 export async function startCrew(
 	context: IExecuteFunctions,
@@ -90,12 +93,15 @@ export async function startCrew(
 	itemIndex: number,
 	body: IDataObject,
 	sleep: Sleep,
+	files?: ItemFiles,
 ): Promise<StartedCrew> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
-	const answer = await postAtMostOnce(context, connection, '/kickoff', body, sleep, readKickoffTimeoutMs(options.kickoffTimeout));
+	const timeoutMs = readKickoffTimeoutMs(options.kickoffTimeout);
+	const request = await kickoffRequestBody(context, connection, itemIndex, body, files, sleep, timeoutMs);
+	const answer = await postAtMostOnce(context, connection, '/kickoff', request, sleep, timeoutMs);
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
-		throw crewAnswerError(context.getNode(), answer, errorContext);
+		throw multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);
 	}
 	const kickoffId = readKickoffId(answer.body);
 	if (kickoffId === undefined) {

@@ -34,6 +34,7 @@ import { liveProgress } from './liveProgress';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { errorDetails, errorOutputItem } from '../itemResults/outputItems';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
+import { readItemFiles } from '../crewStart/itemFiles';
 import { deploymentOf } from '../crewStart/deployment';
 import type { DeploymentKind } from '../../../records/crewInputs';
 
@@ -111,10 +112,11 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		}
 		const deployment = await deploymentOf(context, tools);
 		const body = await readKickoffBody(context, itemIndex, deployment);
+		const files = await readItemFiles(context, itemIndex);
 		const token = newCallbackToken();
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep);
+		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files);
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: tools.now() }, tokenHash: hashCallbackToken(token) };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
