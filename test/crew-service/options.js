@@ -24,8 +24,10 @@ const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
 	'deployment', 'chat',
-	'registrationLagReads', 'coldStartMs',
+	'registrationLagReads', 'coldStartMs', 'stopRoute',
 ];
+// true: POST /stop/{id} is served; false: the deployment has no such route (404); 'methodNotAllowed': 405.
+const STOP_ROUTES = [true, false, 'methodNotAllowed'];
 
 /** @param {string} prefix */
 function randomToken(prefix) {
@@ -59,6 +61,7 @@ function defaultOptions() {
 		chat: null,
 		registrationLagReads: 0,
 		coldStartMs: 0,
+		stopRoute: true,
 	};
 }
 
@@ -94,6 +97,9 @@ function validatePartial(partial) {
 	}
 	if (partial.coldStartMs !== undefined && !isIntegerIn(partial.coldStartMs, 0, 600_000)) {
 		throw new TypeError('option coldStartMs must be an integer 0..600000');
+	}
+	if (partial.stopRoute !== undefined && !STOP_ROUTES.includes(/** @type {boolean | string} */ (partial.stopRoute))) {
+		throw new TypeError(`option stopRoute must be one of true, false, 'methodNotAllowed'; got ${JSON.stringify(partial.stopRoute)}`);
 	}
 	for (const fn of ['plan', 'now']) {
 		if (partial[fn] !== undefined && typeof partial[fn] !== 'function') {
