@@ -35,8 +35,26 @@ describe('readCrewStatus: the wild (Celery-like) dialect', () => {
 		expect(readCrewStatus('k', { state }).state).toBe('pending');
 	});
 
-	it.each(['FAILED', 'FAILURE', 'REVOKED', 'error'])('reads %s as failed', (state) => {
+	it.each(['FAILED', 'FAILURE', 'error'])('reads %s as failed', (state) => {
 		expect(readCrewStatus('k', { state }).state).toBe('failed');
+	});
+});
+
+describe('readCrewStatus: a stopped run (REVOKED)', () => {
+	it.each([
+		['the wild dialect', { state: 'REVOKED' }],
+		['the live dialect, with its status word', { state: 'REVOKED', status: 'Task is Revoked', result: null, usage_metrics: { total_tokens: 860, prompt_tokens: 640, completion_tokens: 220 } }],
+		['the documented dialect', { status: 'revoked' }],
+		['another plausible spelling', { status: 'cancelled' }],
+	])('reads %s as stopped: never running, pending, or a failure without a reason', (_, record) => {
+		const status = readCrewStatus('k', record);
+		expect(status).toMatchObject({ kickoff_id: 'k', state: 'stopped', result: null, result_json: null, error: null, task_id: null });
+	});
+
+	it('keeps the tokens a stopped run used, and no flow state', () => {
+		const status = readCrewStatus('k', { state: 'REVOKED', usage_metrics: { total_tokens: 860, prompt_tokens: 640, completion_tokens: 220 } }, 'flow');
+		expect(status.usage).toMatchObject({ total_tokens: 860 });
+		expect(status.flow_state).toBeUndefined();
 	});
 });
 
@@ -63,7 +81,7 @@ describe('readCrewStatus: the documented dialect', () => {
 	});
 
 	it('gives a reason even when a failed record has none', () => {
-		expect(readCrewStatus('k', { status: 'revoked' }).error).toContain('revoked');
+		expect(readCrewStatus('k', { status: 'failure' }).error).toContain('failure');
 	});
 });
 

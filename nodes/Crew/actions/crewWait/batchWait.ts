@@ -60,6 +60,15 @@ export function outcomeToItem(node: INode, kickoff: RunningKickoff, outcome: Wai
 					description: 'The crew ran and reported a failure. Fix its cause (often an API key or an integration the crew uses) and start it again; Get Status with this kickoff ID shows the whole record.',
 				}),
 			};
+		case 'stopped':
+			// An error, as for a failed crew: the workflow asked for a result and there is none to pass on.
+			return {
+				kickoffId,
+				error: new NodeOperationError(node, `The crew was stopped before it finished (kickoff ID ${kickoffId})`, {
+					itemIndex,
+					description: 'The crew service reports the run as stopped (REVOKED): it was stopped through the Stop operation, the crew\'s dashboard, or another workflow, and has no result. Start it again if the result is still needed; with Continue On Fail (Using Error Output) the other items go on.',
+				}),
+			};
 		case 'notFound':
 			return { kickoffId, error: notFoundError(node, kickoffId, itemIndex, outcome.reads) };
 		case 'error':
@@ -67,6 +76,15 @@ export function outcomeToItem(node: INode, kickoff: RunningKickoff, outcome: Wai
 		case 'timedOut': {
 			const lastState = outcome.lastStatus ? `; it was last ${outcome.lastStatus.state}` : '';
 			const lastError = outcome.lastError && !outcome.lastStatus ? ` The last status read failed: ${outcome.lastError.message}` : '';
+			if (outcome.stopped) {
+				return {
+					kickoffId,
+					error: new NodeOperationError(node, `The crew did not finish within ${timeoutMs / 1000} seconds and was stopped (kickoff ID ${kickoffId})${lastState}`, {
+						itemIndex,
+						description: `On Timeout is set to stop the crews still running, and the crew service stopped this one: it spends nothing more and has no result. Raise Timeout in this node's options if the crew needs longer.${lastError}`,
+					}),
+				};
+			}
 			return {
 				kickoffId,
 				error: new NodeOperationError(node, `The crew did not finish within ${timeoutMs / 1000} seconds (kickoff ID ${kickoffId})${lastState}`, {

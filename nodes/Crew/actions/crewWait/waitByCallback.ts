@@ -26,7 +26,7 @@ import { pausedFromNotFound, pauseOfHumanInputCall } from '../../../waiting/notF
 import { createPollPolicy } from '../../../waiting/pollPolicy';
 import { getCrewConnection } from '../../transport';
 import type { CrewConnection, CrewContext } from '../../transport';
-import { waitForCompletion } from '../../../waiting/waitForCompletion';
+import { isEndState, waitForCompletion } from '../../../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../../../waiting/waitForCompletion';
 import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './batchWait';
 import { toItemError } from '../itemResults/itemError';
@@ -263,7 +263,7 @@ async function readOther(read: ReturnType<typeof statusReader>, kickoff: Running
 	// An awaited crew's kickoff was answered with this id, and the first phase has passed: its
 	// registration is over, so NOT FOUND now is the live service's word for waiting on a human.
 	if (status.state === 'not_found') return { kind: 'paused', status: pausedFromNotFound(status) };
-	return status.state === 'completed' || status.state === 'failed' || status.state === 'paused' ? { kind: status.state, status } : undefined;
+	return isEndState(status.state) ? { kind: status.state, status } : undefined;
 }
 
 /** The node's output once every crew of the batch has ended: polling's items, in input order. */
