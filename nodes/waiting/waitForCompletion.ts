@@ -1,5 +1,6 @@
 import { mapWithConcurrency } from './concurrency';
 import type { CrewStatus } from '../records/crewStatus';
+import type { StopResult } from '../records/stopAnswer';
 import { judgeNotFound, NOTHING_READ, pausedFromNotFound, rememberRead } from './notFound';
 import type { NotFoundMemory } from './notFound';
 import { nextPollDelay, retryDelay } from './pollPolicy';
@@ -32,9 +33,10 @@ export type WaitOutcome =
 	/** NOT FOUND more often than a registration takes, and never seen: the service knows no such run. */
 	| { kind: 'notFound'; status: CrewStatus; reads: number }
 	| { kind: 'error'; error: Error }
-	/** `stopped`: the node stopped the crew at the timeout (On Timeout: Stop the Crews), and the service said so. */
-	| { kind: 'timedOut'; lastStatus?: CrewStatus; lastError?: Error; stopped?: boolean }
-	| { kind: 'cancelled'; lastStatus?: CrewStatus };
+	/** `stop`: what the stop the node sent at the timeout did (On Timeout: Stop the Crews); absent when none was sent. */
+	| { kind: 'timedOut'; lastStatus?: CrewStatus; lastError?: Error; stop?: StopResult }
+	/** `stop`: what the stop the node sent as the execution was cancelled did; absent when none was sent. */
+	| { kind: 'cancelled'; lastStatus?: CrewStatus; stop?: StopResult };
 
 export interface WaitDependencies {
 	readStatus: (kickoff: RunningKickoff) => Promise<StatusReading>;

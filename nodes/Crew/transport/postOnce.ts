@@ -18,7 +18,8 @@ export async function postAtMostOnce(
 	context: CrewContext,
 	connection: CrewConnection,
 	path: string,
-	body: IDataObject,
+	/** None for a POST that takes no body (a stop). */
+	body: IDataObject | undefined,
 	sleep: Sleep,
 	timeoutMs?: number,
 ): Promise<CrewAnswer> {

@@ -16,7 +16,7 @@ import {
 	timeoutMarker,
 	waitingRecord,
 } from '../../../waiting/callbackWait';
-import type { AwaitedKickoff } from '../../../waiting/callbackWait';
+import type { AwaitedKickoff, TimeoutMarker } from '../../../waiting/callbackWait';
 import { mapWithConcurrency } from '../../../waiting/concurrency';
 import { createEndedCrews, crewKey } from '../../../waiting/endedCrews';
 import { watchFirstPhase } from '../../../waiting/firstPhase';
@@ -31,6 +31,8 @@ import type { RunningKickoff, WaitOutcome } from '../../../waiting/waitForComple
 import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './batchWait';
 import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
+import { readStopSettings, stopCrewsLeft, stopOnCancel } from './stopCrews';
+import type { StopOptions } from './stopCrews';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { errorDetails, errorOutputItem } from '../itemResults/outputItems';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
@@ -121,6 +123,18 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 	}
 }
 
+/**
+ * On Timeout: Stop Crews Still Running cannot act once the execution waits: n8n outputs the
+ * parked items at the timeout without running node code. The item says so, and how to stop it.
+ */
+export const PARKED_TIMEOUT_STOP_ADVICE =
+	'On Timeout is set to stop the crews, but n8n runs no node code when a waiting execution times out, so this crew was not stopped: connect this node\'s error output to a Crew node with the Stop operation (its Kickoff ID reads this item\'s kickoff_id).';
+
+function withStopAdvice(marker: TimeoutMarker): TimeoutMarker {
+	const description = `${marker.description} ${PARKED_TIMEOUT_STOP_ADVICE}`;
+	return { ...marker, description, json: { ...marker.json, description } };
+}
+
 /** An error item as n8n saves it with the waiting execution, and outputs it if the timeout comes first. */
 function parkedErrorItem(node: INode, outcome: { error: Error; kickoffId?: string }, itemIndex: number): INodeExecutionData {
 	return { json: errorDetails(outcome), error: toItemError(node, outcome.error, itemIndex), pairedItem: { item: itemIndex } };
@@ -148,6 +162,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	const startedAt = tools.now();
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const settings = readWaitSettings(options);
+	const stopping = readStopSettings(options as StopOptions, node.typeVersion);
 	const waitTill = startedAt + settings.timeoutMs;
 	let resumeUrl: string;
 	try {
@@ -160,12 +175,15 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools));
 	const running = started.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 	const firstFailure = started.find((result) => result.kind === 'error');
-	if (firstFailure?.kind === 'error' && !this.continueOnFail()) throw withRunningCrews(firstFailure.error, running);
+	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
+	if (firstFailure?.kind === 'error' && !this.continueOnFail()) {
+		if (await stopOnCancel(this, connection, running, stopping, tools.isCancelled)) throw firstFailure.error;
+		throw withRunningCrews(firstFailure.error, running);
+	}
 
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
 	const firstPhaseEnd = firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
-	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	// Known once a crew has started: its kickoff needed it (no second request).
 	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
 	const progress = liveProgress(this);
@@ -182,10 +200,13 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	let position = 0;
 	const items = started.map((result) => (result.kind === 'error' ? { result } : { result, outcome: phase[position++] }));
 	if (!shouldPark(phase, tools.now(), waitTill)) {
+		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its stops.
+		const ended = phase.map((outcome): WaitOutcome => (outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome));
+		const waitOutcomes = connection ? await stopCrewsLeft(this, connection, running, ended, stopping) : ended;
+		let runningIndex = 0;
 		const answered = items.map(({ result, outcome }): ItemOutcome => {
 			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
-			const waitOutcome: WaitOutcome = outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome;
-			return outcomeToItem(node, result.kickoff, waitOutcome, settings.timeoutMs);
+			return outcomeToItem(node, result.kickoff, waitOutcomes[runningIndex++], settings.timeoutMs);
 		});
 		for (const kickoff of running) await progress.finish(kickoff, answered[kickoff.itemIndex]);
 		return answered;
@@ -208,7 +229,8 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		}
 		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash };
 		// One item keeps the words it always had; a batch's say what its timeout item cannot know.
-		const marker = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
+		const plain = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
+		const marker = stopping.stopAtTimeout ? withStopAdvice(plain) : plain;
 		return {
 			json: marker.json,
 			error: new NodeOperationError(node, marker.message, { itemIndex, description: marker.description }),
