@@ -23,7 +23,7 @@ import {
 } from '../crewWait/batchWait';
 import type { WaitOptions } from '../crewWait/batchWait';
 import { waitByDescription, waitByOptions } from './waitBy.description';
-import { readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../crewWait/stopCrews';
+import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../crewWait/stopCrews';
 import type { StopOptions } from '../crewWait/stopCrews';
 
 export const description: INodeProperties[] = [
@@ -73,12 +73,13 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	const deadline = startedAt + settings.timeoutMs;
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 
+	const sender = kickoffSender(this, stopping);
 	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
 		try {
 			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep);
+			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep, sender);
 			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt: tools.now() } };
 		} catch (error) {
 			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };

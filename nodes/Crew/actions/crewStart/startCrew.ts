@@ -11,7 +11,7 @@ import type { CallbackOptionValues } from '../../../callbacks/callbackBody';
 import { readCallbackSecrets } from './callbackSecrets';
 import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
 import { DEFAULT_KICKOFF_TIMEOUT_SECONDS } from '../../transport';
-import type { CrewConnection } from '../../transport';
+import type { CrewConnection, CrewContext } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
 import { checkUrlOptions } from '../../../records/urlOptions';
 import { isPlainObject } from '../../../records/plainObject';
@@ -90,9 +90,11 @@ export async function startCrew(
 	itemIndex: number,
 	body: IDataObject,
 	sleep: Sleep,
+	/** What sends the request, when not `context`: a kickoff whose answer must outlive a cancel (stopCrews.ts). */
+	sender: CrewContext = context,
 ): Promise<StartedCrew> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
-	const answer = await postAtMostOnce(context, connection, '/kickoff', body, sleep, readKickoffTimeoutMs(options.kickoffTimeout));
+	const answer = await postAtMostOnce(sender, connection, '/kickoff', body, sleep, readKickoffTimeoutMs(options.kickoffTimeout));
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
 		throw crewAnswerError(context.getNode(), answer, errorContext);

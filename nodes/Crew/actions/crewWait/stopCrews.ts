@@ -118,3 +118,12 @@ export async function stopOnCancel(
 	await stopCrewsLeft(context, connection, running, running.map((): WaitOutcome => ({ kind: 'cancelled' })), settings);
 	return true;
 }
+
+/**
+ * What sends the kickoffs of a wait. When a cancel is to stop the crews, a kickoff in
+ * flight at the cancel is let finish (bounded by Kickoff Timeout), so that its crew,
+ * started on the service anyway, is known and stopped; n8n would abort it unanswered.
+ */
+export function kickoffSender(context: IExecuteFunctions, settings: StopSettings): IExecuteFunctions {
+	return settings.stopOnCancel ? outlivingCancel(context) : context;
+}

@@ -31,7 +31,7 @@ import type { RunningKickoff, WaitOutcome } from '../../../waiting/waitForComple
 import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './batchWait';
 import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
-import { readStopSettings, stopCrewsLeft, stopOnCancel } from './stopCrews';
+import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel } from './stopCrews';
 import type { StopOptions } from './stopCrews';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { errorDetails, errorOutputItem } from '../itemResults/outputItems';
@@ -101,7 +101,7 @@ function readResumeUrl(context: IExecuteFunctions): string {
 type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash: string } | { kind: 'error'; itemIndex: number; error: Error };
 
 /** One item's crew, started with the resume URL as its event stream and a token of its own. */
-async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools): Promise<StartedItem> {
+async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions): Promise<StartedItem> {
 	const node = context.getNode();
 	try {
 		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -116,7 +116,7 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		const token = newCallbackToken();
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep);
+		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, sender);
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: tools.now() }, tokenHash: hashCallbackToken(token) };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
@@ -172,7 +172,8 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	}
 
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
-	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools));
+	const sender = kickoffSender(this, stopping);
+	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender));
 	const running = started.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 	const firstFailure = started.find((result) => result.kind === 'error');
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
