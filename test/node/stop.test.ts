@@ -42,6 +42,15 @@ describe('Stop', () => {
 		expect(read.output[0].json).toMatchObject({ state: 'stopped', response: { state: 'REVOKED' } });
 	});
 
+	it('reads the kickoff ID from a Wait By: Callback timeout item with the expression its advice gives', async () => {
+		crew.service.configure({ durationMs: 60_000 });
+		const kickoffId = await kickoffOne(crew.credentials);
+		const timedOut = { error: `The crew did not call back within 60 seconds (kickoff ID ${kickoffId})` };
+		const kickoffIdExpression = '={{ $json.kickoff_id ?? $json.error.match(/kickoff ID ([^)]+)/)[1] }}';
+		const { output } = await runCrewNode({ parameters: { operation: 'stop', kickoffId: kickoffIdExpression }, credentials: crew.credentials, items: [{ json: timedOut }] });
+		expect(output[0].json).toEqual({ kickoff_id: kickoffId, state: 'stopped', already_ended: false });
+	});
+
 	it('a run that had ended is no error: the item says it had ended and in which state, in item order', async () => {
 		crew.service.configure({ durationMs: 0, plan: ({ index }) => (index === 1 ? { outcome: 'failure' } : index === 2 ? { durationMs: 60_000 } : undefined) });
 		const completed = await kickoffOne(crew.credentials);

@@ -46,7 +46,7 @@ export const stopOptionFields: INodeProperties[] = [
 			{ name: 'Stop Crews Still Running', value: 'stopCrews', description: 'Stop every crew that has not ended, so it spends nothing more; the items say it was stopped' },
 		],
 		default: 'leaveRunning',
-		description: 'What happens to the crews still running when Timeout is reached. With Wait By: Callback this applies while the node watches the crews before the execution waits; once it waits, n8n runs no node code at the timeout: connect the error output to a Crew node with the Stop operation instead.',
+		description: 'What happens to the crews still running when Timeout is reached. With Wait By: Callback this applies while the node watches the crews before the execution waits; once it waits, n8n runs no node code at the timeout: follow it with a Crew node with the Stop operation instead (see the advice of the timeout item).',
 	},
 	{
 		displayName: 'Stop Crews When the Execution Is Stopped',

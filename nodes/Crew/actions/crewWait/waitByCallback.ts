@@ -128,7 +128,7 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
  * parked items at the timeout without running node code. The item says so, and how to stop it.
  */
 export const PARKED_TIMEOUT_STOP_ADVICE =
-	'On Timeout is set to stop the crews, but n8n runs no node code when a waiting execution times out, so this crew was not stopped: connect this node\'s error output to a Crew node with the Stop operation (its Kickoff ID reads this item\'s kickoff_id).';
+	'On Timeout is set to stop the crews, but n8n runs no node code when a waiting execution times out, so this crew was not stopped. To stop it, follow this node with a Crew node, operation Stop, Kickoff ID {{ $json.kickoff_id ?? $json.error.match(/kickoff ID ([^)]+)/)[1] }} (at the timeout n8n keeps only the message, which names the kickoff ID).';
 
 function withStopAdvice(marker: TimeoutMarker): TimeoutMarker {
 	const description = `${marker.description} ${PARKED_TIMEOUT_STOP_ADVICE}`;
