@@ -38,7 +38,7 @@ function chain(id, name, nodes) {
 
 const crewNode = (name, parameters, extra = {}) => ({ name, type: CREW_TYPE, parameters, credentials: { crewApi: { ...CREDENTIALS.organization } }, ...extra });
 
-function workflows(fixtures) {
+function workflows() {
 	return {
 		'stop-example': loadExample('stop-a-crew.json', { id: 'e2eStopExample01', set: { Kickoff: { 'options.meta': NEVER } } }),
 		'stop-ended': chain('e2eStopEnded0001', 'Stop: a run that had ended', [
