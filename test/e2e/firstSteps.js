@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict';
 // A new user's first minutes with the package, in n8n's editor (Chromium), from an EMPTY canvas.
 //
@@ -20,16 +19,12 @@
 // Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core).
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
-const procs = require('./lib/procs');
 const { prepare } = require('./lib/stack');
 const { launch, signIn } = require('./lib/browser');
 const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
-const { printHeaderAndExit, tearDown, runMain } = require('./lib/cli');
+const { say } = require('./lib/report');
 
 const SHOTS = path.join(__dirname, 'screenshots');
 const DOCS = path.join(__dirname, '..', '..', 'docs');
@@ -392,20 +387,4 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 	}
 }
 
-async function main() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, docs: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-first-'));
-	const report = createReport();
-	try {
-		await firstStepsSuite({ major: values.n8n || '2', report, root, docs: Boolean(values.docs) });
-	} finally {
-		await tearDown({ root, keep: values.keep });
-		process.exitCode = report.finish();
-	}
-}
-
 module.exports = { firstStepsSuite };
-
-if (require.main === module) runMain(main);

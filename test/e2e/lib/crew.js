@@ -4,6 +4,7 @@
 
 const path = require('node:path');
 const procs = require('./procs');
+const { registerSecret } = require('./tokens');
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'test', 'crew-service', 'cli.js');
@@ -12,6 +13,7 @@ async function startCrewService({ args = [], logFile } = {}) {
 	const proc = procs.start(process.execPath, [CLI, '--port', '0', '--json', ...args], { name: 'crew-service', logFile, cwd: REPO });
 	const [line] = await proc.waitFor(/^\{.*\}\s*$/m, 20000);
 	const { url, tokens } = JSON.parse(line);
+	for (const [kind, token] of Object.entries(tokens)) registerSecret(`crew ${kind}`, token);
 	const admin = async (method, route, body) => {
 		const res = await fetch(`${url}/_reference/${route}`, {
 			method,

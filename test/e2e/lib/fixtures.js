@@ -73,7 +73,7 @@ function exampleFiles() {
 	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
 }
 
-// The examples the workflow suite (tests.js) and the demo run, under the names the tests use,
+// The examples the workflow suite (suites/workflows.js) and the demo run, under the names the tests use,
 // with the options that steer the reference crew and shorten the waits.
 const SUITE_EXAMPLES = {
 	'kickoff-and-wait': {

@@ -7,6 +7,7 @@ const path = require('node:path');
 const { N8n } = require('./n8n');
 const pkg = require('./pkg');
 const { startCrewService } = require('./crew');
+const { registerSecret } = require('./tokens');
 const { credentialsFor, loadWorkflows, CREDENTIALS } = require('./fixtures');
 
 /**
@@ -39,6 +40,7 @@ async function prepare({ major, root, packed, withPackage = true, crewArgs = [],
 		// name). The organization credential is therefore imported on its own, after the others,
 		// AND named to sort last (fixtures.js), so that both majors default to it while the
 		// user and wrong tokens stay in the list for demonstrations.
+		registerSecret('crew wrong', tokens.wrong);
 		const credentials = credentialsFor(crew.url, tokens);
 		const isOrganization = (c) => c.id === CREDENTIALS.organization.id;
 		await n8n.importCredentials(credentials.filter((c) => !isOrganization(c)));

@@ -1,34 +1,25 @@
-#!/usr/bin/env node
 'use strict';
 // The Crew tool served by n8n's MCP Server Trigger, called by a real MCP client (the MCP SDK's
 // own, @modelcontextprotocol/sdk, over streamable HTTP).
 //
-//   node test/e2e/mcp.js [--keep]
+//   node test/e2e/run.js --only mcp --n8n 2
 //
-//   --keep  keep the temporary folder (user folder, n8n logs) and print its path
-//
-// n8n 2.x only (`--n8n` takes 2): examples/mcp-server.json (MCP Server Trigger with
+// n8n 2.x only, on the shared n8n: examples/mcp-server.json (MCP Server Trigger with
 // "Research Crew", Kickoff and Wait with the inputs as the editor fills them for a Crew tool)
-// published, `n8n start`, against a crew with three inputs. Checks:
+// published over REST, against a crew with three inputs. Checks:
 //   the client lists the tool with the crew's three inputs as required string parameters;
 //   a call with the three values starts one crew with them and answers in short (state,
 //     result, kickoff id; at most 1.5 × the result + 200 characters), without a token;
 //   a call for a failing crew (a second Crew tool, "Failing Crew", added for this check)
 //     answers with the reason and what to do.
-// Prints one line per check and ends with "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
-const { parseArgs } = require('node:util');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-const procs = require('./lib/procs');
-const { prepare } = require('./lib/stack');
-const { freePort } = require('./lib/n8n');
-const { loadExample } = require('./lib/fixtures');
-const { versionInfo } = require('./lib/install');
-const { say } = require('./lib/report');
+const procs = require('../lib/procs');
+const { loadExample } = require('../lib/fixtures');
+const { say } = require('../lib/report');
 
 const THREE_INPUTS = [{ name: 'topic' }, { name: 'audience' }, { name: 'current_year' }];
 const VALUES = { topic: 'tides', audience: 'sailors', current_year: '2026' };
@@ -54,42 +45,19 @@ async function connectWhenServed(url, proc, timeoutMs = 60000) {
 	}
 }
 
-async function suite({ major, report, root, packed }) {
-	let stack;
+async function run(t) {
+	const { check } = t;
+	const stack = { n8n: t.n8n, crew: t.crew, tokens: t.tokens };
 	let client;
-	const label = `MCP Server Trigger, n8n ${versionInfo(major).version}`;
-	const check = (name, fn) => report.check(label, name, fn);
+	const ctx = { baseUrl: t.baseUrl };
+	const ready = await check('the MCP Server Trigger workflow published on the shared n8n; an MCP client connects', async () => {
+		const workflow = t.workflows.mcp;
+		await t.publish('mcp');
+		client = await connectWhenServed(`${ctx.baseUrl}/mcp/${workflow.nodes[0].parameters.path}`, stack.n8n.server.proc);
+	});
+	if (!ready) return;
+	const { crew, tokens } = stack;
 	try {
-		const ctx = {};
-		const ready = await check('n8n start with the MCP Server Trigger workflow published; an MCP client connects', async () => {
-			const port = await freePort();
-			ctx.baseUrl = `http://127.0.0.1:${port}`;
-			// The example a user imports (examples/mcp-server.json).
-			const workflow = loadExample('mcp-server.json', { id: 'e2eMcpCrewTool01', set: { 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } } });
-			// A second Crew tool whose crew fails, for the failure check only.
-			const failing = JSON.parse(JSON.stringify(workflow.nodes.find((n) => n.name === 'Research Crew')));
-			Object.assign(failing, { name: 'Failing Crew', id: 'b9e2e001-0003-4c2e-9a11-6d6370740001', position: [220, 220] });
-			failing.parameters.options.meta = JSON.stringify({ reference: { outcome: 'failure', error: FAILURE, durationMs: 500 } });
-			workflow.nodes.push(failing);
-			workflow.connections['Failing Crew'] = { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] };
-			stack = await prepare({
-				major,
-				root,
-				packed,
-				log: (m) => say(`  ${m}`),
-				editWorkflows: (workflows) => {
-					for (const k of Object.keys(workflows)) delete workflows[k];
-					workflows.mcp = workflow;
-				},
-			});
-			await stack.crew.configure({ inputs: THREE_INPUTS, durationMs: 1000 });
-			await stack.n8n.mustCli(['publish:workflow', `--id=${workflow.id}`]);
-			await stack.n8n.start({ env: { N8N_PORT: String(port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
-			client = await connectWhenServed(`${ctx.baseUrl}/mcp/${workflow.nodes[0].parameters.path}`, stack.n8n.server.proc);
-		});
-		if (!ready) return;
-		const { crew, tokens } = stack;
-
 		let tool;
 		await check('the client lists the Crew tool with the crew\'s three inputs as required string parameters', async () => {
 			const { tools } = await client.listTools();
@@ -132,26 +100,27 @@ async function suite({ major, report, root, packed }) {
 		});
 	} finally {
 		if (client) await client.close().catch(() => {});
-		if (stack) {
-			await stack.n8n.stop();
-			await stack.crew.stop();
-		}
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	const majors = parseMajors(values.n8n || '2');
-	if (majors.includes('1')) say('n8n 1.x: not run here (the MCP check is for n8n 2.x)');
-	return { majors: majors.filter((m) => m === '2'), keep: Boolean(values.keep) };
+/** The example a user imports (examples/mcp-server.json), with a second Crew tool whose crew fails. */
+function loadWorkflow() {
+	const workflow = loadExample('mcp-server.json', { id: 'e2eMcpCrewTool01', set: { 'Research Crew': { 'options.pollInterval': 0.5, 'options.timeout': 120 } } });
+	// A second Crew tool whose crew fails, for the failure check only.
+	const failing = JSON.parse(JSON.stringify(workflow.nodes.find((n) => n.name === 'Research Crew')));
+	Object.assign(failing, { name: 'Failing Crew', id: 'b9e2e001-0003-4c2e-9a11-6d6370740001', position: [220, 220] });
+	failing.parameters.options.meta = JSON.stringify({ reference: { outcome: 'failure', error: FAILURE, durationMs: 500 } });
+	workflow.nodes.push(failing);
+	workflow.connections['Failing Crew'] = { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] };
+	return { mcp: workflow };
 }
 
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'MCP Server Trigger', folder: 'mcp', suite });
-}
-
-module.exports = { mcpSuite: suite };
-
-if (require.main === module) runMain(main);
+module.exports = {
+	name: 'mcp',
+	title: 'The MCP Server Trigger with a Crew tool and the MCP SDK client',
+	majors: ['2'],
+	needs: { server: true },
+	service: { inputs: THREE_INPUTS, durationMs: 1000 },
+	workflows: () => loadWorkflow(),
+	run,
+};

@@ -1,16 +1,12 @@
-#!/usr/bin/env node
 'use strict';
 // Human input as the hosted service does it today, in a real n8n: the reference crew service
 // in its live dialect (field notes, "What the live service answered") calls the top-level
 // humanInputWebhookUrl with no Authorization and a UUID task_id, and answers POST /resume with
 // a new kickoff id.
 //
-//   node test/e2e/liveHumanInput.js [--n8n 2|1|1,2|all] [--keep]
+//   node test/e2e/run.js --only liveHumanInput [--n8n 2|1|all]
 //
-//   --n8n   which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
-//   --keep  keep the temporary folder (user folder, n8n logs) and print its path
-//
-// Per major: `n8n start` with workflows/live-human-input/ only:
+// Per major, on the shared n8n, workflows/live-human-input/:
 //   trigger.json  Crew Trigger 1.1 (events: humanInput) with NO Crew Callback API credential →
 //                 Crew Resume (approve, Wait for the Resumed Run), its Kickoff ID and Task ID left
 //                 at their defaults, which read the trigger's item; published (2.x) / active (1.x)
@@ -22,22 +18,15 @@
 // and taskId and output the resumed run's result with kickoff_id = the new run and
 // resumed_kickoff_id = the paused one; a forged call naming two kickoff ids gets 401 and runs
 // nothing.
-// Expects dist/ to be built (`npm run build`). Prints one line per check and ends with
-// "N passed, N failed"; exits 1 when anything failed.
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
-const { prepare } = require('./lib/stack');
-const { freePort } = require('./lib/n8n');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
-const { items, pairedIndexes } = require('./lib/runData');
-const { versionInfo } = require('./lib/install');
-const { say } = require('./lib/report');
-const { productionUrl, restClient, decodeExecutionData, kickoffVia, answeredDelivery, newFinishedExecutions } = require('./callback');
+const { WORKFLOWS_DIR } = require('../lib/fixtures');
+const { items, pairedIndexes } = require('../lib/runData');
+const { productionUrl, kickoffVia, answeredDelivery, newFinishedExecutions } = require('../lib/crewCalls');
+const { decodeExecutionData } = require('../lib/rest');
 
 const DIR = path.join(WORKFLOWS_DIR, 'live-human-input');
 const URL_PLACEHOLDER = '__LIVE_HITL_TRIGGER_URL__';
@@ -47,7 +36,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // After the refused call was answered: how long no execution may appear.
 const QUIET_MS = 2000;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { sleep } = require('../lib/until');
 
 /** workflows/live-human-input/*.json by file name, the trigger's URL filled in. */
 function loadWorkflows(url) {
@@ -58,43 +47,21 @@ function loadWorkflows(url) {
 	return out;
 }
 
-async function liveHumanInputSuite({ major, report, root, packed }) {
-	const label = `live human input, n8n ${versionInfo(major).version}`;
-	const check = (name, fn) => report.check(label, name, fn);
-	const ctx = { known: new Set() };
-	let stack;
-	let rest;
-	const ready = await check('n8n start with the Crew Trigger workflow (no callback credential) active; the service in its live dialect', async () => {
-		const port = await freePort();
-		const baseUrl = `http://127.0.0.1:${port}`;
-		const draft = loadWorkflows(URL_PLACEHOLDER);
-		ctx.triggerUrl = productionUrl(baseUrl, draft.trigger.nodes.find((n) => n.name === TRIGGER_NODE), 'crew');
-		stack = await prepare({
-			major,
-			root,
-			packed,
-			log: (m) => say(`  ${m}`),
-			editWorkflows: (workflows) => {
-				for (const k of Object.keys(workflows)) delete workflows[k];
-				Object.assign(workflows, loadWorkflows(ctx.triggerUrl));
-			},
-		});
-		const { n8n, crew, workflows } = stack;
-		await n8n.mustCli(major === '1' ? ['update:workflow', `--id=${workflows.trigger.id}`, '--active=true'] : ['publish:workflow', `--id=${workflows.trigger.id}`]);
-		await n8n.start({ env: { N8N_PORT: String(port) } });
-		await n8n.setupOwner();
-		rest = await restClient(baseUrl);
-		await crew.configure({ dialect: 'live' });
+async function run(t) {
+	const { check } = t;
+	const { n8n, crew, workflows, rest } = t;
+	const ctx = { known: new Set(), triggerUrl: triggerUrlOf(t.baseUrl) };
+	const ready = await check('the Crew Trigger workflow (no callback credential) published on the shared n8n; the service in its live dialect', async () => {
+		await t.publish('trigger');
 		for (const e of await rest.executions(workflows.trigger.id)) ctx.known.add(String(e.id));
 	});
 	if (!ready) return;
-	const { n8n, crew, workflows } = stack;
 	const triggerId = workflows.trigger.id;
 
-	await check('Kickoff (`n8n execute`) sends the top-level humanInputWebhookUrl, and no humanInputWebhook object without a credential', async () => {
+	await check('Kickoff sends the top-level humanInputWebhookUrl, and no humanInputWebhook object without a credential', async () => {
 		ctx.kickoffId = await kickoffVia(n8n, crew, workflows.kickoff, (id) => {
 			ctx.kickoffId = id;
-		});
+		}, (wf) => t.run(wf.id));
 		const sent = (await crew.requests()).find((r) => r.route === 'kickoff' && r.kickoffId === ctx.kickoffId);
 		assert.equal(sent.body.humanInputWebhookUrl, ctx.triggerUrl);
 		assert.ok(!('humanInputWebhook' in sent.body), `the kickoff body: ${JSON.stringify(sent.body)}`);
@@ -157,17 +124,18 @@ async function liveHumanInputSuite({ major, report, root, packed }) {
 	});
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep) };
+/** The production URL of the trigger's webhook on an n8n at baseUrl. */
+function triggerUrlOf(baseUrl) {
+	const draft = loadWorkflows(URL_PLACEHOLDER);
+	return productionUrl(baseUrl, draft.trigger.nodes.find((n) => n.name === TRIGGER_NODE), 'crew');
 }
 
-async function main() {
-	const { majors, keep } = parse();
-	await runSuitesByMajor({ majors, keep, title: 'live human input', folder: 'live-hitl', suite: liveHumanInputSuite });
-}
-
-module.exports = { liveHumanInputSuite };
-
-if (require.main === module) runMain(main);
+module.exports = {
+	name: 'liveHumanInput',
+	title: 'Human input as the hosted service does it today',
+	majors: ['1', '2'],
+	needs: { server: true },
+	service: { dialect: 'live' },
+	workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)),
+	run,
+};

@@ -1,26 +1,21 @@
-#!/usr/bin/env node
 'use strict';
 // Live progress as a person reads it in n8n's own hosted chat page: a public Chat Trigger
 // (hosted chat, response mode Streaming) → Kickoff and Wait on a 6 s crew of three tasks,
 // driven in Debian's Chromium. The page loads n8n's chat widget (@n8n/chat) from a CDN this
 // machine cannot reach; lib/chatWidget.js serves a pinned release of it instead.
 //
-//   node test/e2e/chatProgress.js [--n8n 2|1|1,2|all] [--dialect documented|live] [--docs] [--keep]
+//   node test/e2e/run.js --only chatProgress [--n8n 2|1|all] [--docs]
 //
-//   --n8n      which n8n majors (default: $N8N_E2E_VERSIONS, else 2). "all" = 1,2.
-//   --dialect  the reference service's dialect (default documented; live: as the field notes'
-//              live section, progress and events in the status record)
 //   --docs  also writes docs/chat-progress.png from the first major's run
-//   --keep  keep the temporary folder (user folder, n8n logs) and print its path
 //
-// Per major: `n8n start` with workflows/chat/chat-progress.json published, the hosted chat
+// Per major, on the shared n8n: workflows/chat/chat-progress.json published, the hosted chat
 // page opened, a message typed and sent, and in the rendered page:
 //   progress lines appear while the crew runs, before its answer;
 //   the crew's message ends as two paragraphs: the progress, one line per thing (the kickoff ID
 //     once, on the first line; each task finished once, by name; no "Task is Running"), each
 //     line drawn below the one before; then the crew's answer, last, below the progress;
 //   no token in the page.
-// Screenshots in test/e2e/screenshots/. Ends with "N passed, N failed"; exits 1 when anything failed.
+// Screenshots in test/e2e/screenshots/.
 //
 // Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core); the npm
 // registry once, for the pinned @n8n/chat (kept in the e2e cache).
@@ -28,22 +23,16 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
-const { printHeaderAndExit, parseMajors, runMain, runSuitesByMajor } = require('./lib/cli');
-const { waitForWebhook } = require('./queue/stack');
-const { prepare } = require('./lib/stack');
-const { freePort } = require('./lib/n8n');
-const { WORKFLOWS_DIR } = require('./lib/fixtures');
-const { versionInfo } = require('./lib/install');
-const { launch } = require('./lib/browser');
-const { serveChatWidget, CHAT } = require('./lib/chatWidget');
-const { say } = require('./lib/report');
-const { assertNoToken } = require('./tests');
+const { waitForWebhook } = require('../queue/stack');
+const { WORKFLOWS_DIR } = require('../lib/fixtures');
+const { serveChatWidget, CHAT } = require('../lib/chatWidget');
+const { say } = require('../lib/report');
+const { assertNoToken } = require('../lib/tokens');
 
 const WORKFLOW_FILE = path.join(WORKFLOWS_DIR, 'chat', 'chat-progress.json');
-const SHOTS = path.join(__dirname, 'screenshots');
-const DOCS = path.join(__dirname, '..', '..', 'docs');
+const SHOTS = path.join(__dirname, '..', 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', '..', 'docs');
 const TOPIC = 'AI agents in customer support';
 // What the workflow's meta asks the reference crew to answer.
 const ANSWER = `Report on ${TOPIC}: three findings, each with its source.`;
@@ -77,37 +66,23 @@ async function readBotMessage(page) {
 	});
 }
 
-async function suite({ major, report, root, packed, docs, docsWritten, dialect = 'documented' }) {
-	let stack;
-	let browser;
-	const label = `hosted chat, n8n ${versionInfo(major).version}${dialect === 'documented' ? '' : `, ${dialect} dialect`}`;
-	const check = (name, fn) => report.check(label, name, fn);
-	const ctx = {};
+async function run(t) {
+	const { major, check } = t;
+	const stack = { n8n: t.n8n, crew: t.crew, workflows: t.workflows, tokens: t.tokens };
+	// --docs: the screenshot from the first major of the run's --n8n.
+	const docs = t.opts.docs && major === t.opts.majors[0];
+	const docsWritten = { done: false };
+	let context;
+	const ctx = { baseUrl: t.baseUrl };
+	const ready = await check('the public hosted chat (streaming) → Kickoff and Wait published on the shared n8n', async () => {
+		await t.publish('chat');
+		ctx.chatPath = `${stack.workflows.chat.nodes[0].webhookId}/chat`;
+		await waitForWebhook(ctx.baseUrl, ctx.chatPath, 'POST', stack.n8n.server.proc);
+	});
+	if (!ready) return;
 	try {
-		const ready = await check('n8n start with the public hosted chat (streaming) → Kickoff and Wait published', async () => {
-			const port = await freePort();
-			ctx.baseUrl = `http://127.0.0.1:${port}`;
-			const workflow = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
-			stack = await prepare({
-				major,
-				root,
-				packed,
-				log: (m) => say(`  ${m}`),
-				editWorkflows: (workflows) => {
-					for (const k of Object.keys(workflows)) delete workflows[k];
-					workflows.chat = workflow;
-				},
-			});
-			const { id } = stack.workflows.chat;
-			await stack.n8n.mustCli(major === '1' ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
-			await stack.n8n.start({ env: { N8N_PORT: String(port), WEBHOOK_URL: `${ctx.baseUrl}/` } });
-			await stack.n8n.setupOwner();
-			ctx.chatPath = `${workflow.nodes[0].webhookId}/chat`;
-			await waitForWebhook(ctx.baseUrl, ctx.chatPath, 'POST', stack.n8n.server.proc);
-		});
-		if (!ready) return;
 		const { crew, tokens } = stack;
-		await crew.configure({ recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented', dialect });
+		await crew.configure({ recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented', dialect: 'documented' });
 		/** Posts a message as the widget does (n8n's chat protocol) and reads the chunks as they arrive. */
 		const postMessage = async (topic, headers = {}) => {
 			const res = await fetch(`${ctx.baseUrl}/webhook/${ctx.chatPath}`, {
@@ -143,8 +118,8 @@ async function suite({ major, report, root, packed, docs, docsWritten, dialect =
 			assert.ok(items.filter((a) => a.at < run.completesAt).length >= 3, `progress chunks before the crew ended: ${items.filter((a) => a.at < run.completesAt).length}`);
 		});
 
-		browser = await launch();
-		const page = await browser.newPage({ viewport: { width: 900, height: 820 } });
+		context = await t.browser.newContext({ viewport: { width: 900, height: 820 } });
+		const page = await context.newPage();
 		const shot = async (name) => {
 			fs.mkdirSync(SHOTS, { recursive: true });
 			const file = path.join(SHOTS, `n8n${major}-chat-${name}.png`);
@@ -229,27 +204,15 @@ async function suite({ major, report, root, packed, docs, docsWritten, dialect =
 			}
 		});
 	} finally {
-		if (browser) await browser.close().catch(() => {});
-		if (stack) {
-			await stack.n8n.stop();
-			await stack.crew.stop();
-		}
+		if (context) await context.close().catch(() => {});
 	}
 }
 
-function parse() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, dialect: { type: 'string' }, docs: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } } });
-	if (values.help) printHeaderAndExit(__filename);
-	const dialect = values.dialect ?? 'documented';
-	if (!['documented', 'live'].includes(dialect)) throw new Error(`--dialect: documented or live, not "${dialect}"`);
-	return { majors: parseMajors(values.n8n), keep: Boolean(values.keep), docs: Boolean(values.docs), dialect };
-}
-
-async function main() {
-	const opts = parse();
-	await runSuitesByMajor({ majors: opts.majors, keep: opts.keep, title: 'hosted chat', folder: 'chat', suite, extra: { docs: opts.docs, docsWritten: { done: false }, dialect: opts.dialect } });
-}
-
-module.exports = { chatProgressSuite: suite };
-
-if (require.main === module) runMain(main);
+module.exports = {
+	name: 'chatProgress',
+	title: "Live progress in n8n's hosted chat page",
+	majors: ['1', '2'],
+	needs: { server: true, browser: true },
+	workflows: () => ({ chat: JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8')) }),
+	run,
+};

@@ -1,13 +1,17 @@
 'use strict';
-// The end-to-end checks: each runs one saved workflow (test/e2e/workflows/<file>.json) in
-// real n8n with `n8n execute --id=... --rawOutput`, then looks at n8n's run JSON and at what
-// the reference Crew Execution Service saw.
+// The workflow suite: each case runs one saved workflow (test/e2e/workflows/<file>.json, or an
+// example of examples/ as lib/fixtures.js loads it) in the shared n8n — over REST as the editor's
+// "Execute workflow" does, or with `n8n execute` for the cases marked headless, which show a
+// saved workflow runs from the CLI — then looks at the run and at what the reference service saw.
 //
-// ctx: { exec (the finished `n8n execute`: code, stdout, stderr, output, ms, run),
-//        crew (the service: url, tokens, requests(), runs()), tokens (all three, wrong included) }
+// A case's check gets { exec (code 0 on success, run as IRun, output), crew, tokens, n8n };
+// its `service` changes the reference service's settings for that case only.
 
 const assert = require('node:assert/strict');
-const { items, nodeRun, pairedIndexes, errorText } = require('./lib/runData');
+const fs = require('node:fs');
+const path = require('node:path');
+const { items, nodeRun, pairedIndexes, errorText } = require('../lib/runData');
+const { assertNoToken } = require('../lib/tokens');
 
 const ok = (exec) => assert.equal(exec.code, 0, `n8n execute failed (exit ${exec.code}): ${errorText(exec.run) || tailOf(exec.output)}`);
 const failed = (exec) => assert.notEqual(exec.code, 0, 'the execution was expected to fail but n8n reported success');
@@ -21,16 +25,11 @@ const only = (list, what) => {
 /** Text of everything n8n said about a failed execution: the run's error, else its output. */
 const failureText = (exec) => errorText(exec.run) || exec.output;
 
-function assertNoToken(text, tokens, where) {
-	for (const [kind, token] of Object.entries(tokens)) {
-		assert.ok(!text.includes(token), `the ${kind} token appears in ${where}`);
-	}
-}
-
 const tests = [
 	{
-		name: 'n8n itself runs a plain workflow (Code node, expression, IF)',
+		name: 'n8n itself runs a plain workflow (Code node, expression, IF), headless with `n8n execute`',
 		workflow: 'plain',
+		headless: true,
 		check({ exec }) {
 			ok(exec);
 			assert.equal(items(exec.run, 'Is six?', 0).length, 1);
@@ -95,7 +94,8 @@ const tests = [
 		},
 	},
 	{
-		name: 'Kickoff and Wait polls until the crew completes and returns its result',
+		name: 'Kickoff and Wait polls until the crew completes and returns its result, headless with `n8n execute`',
+		headless: true,
 		workflow: 'kickoff-and-wait',
 		async check({ exec, crew }) {
 			ok(exec);
@@ -310,4 +310,38 @@ const tests = [
 	},
 ];
 
-module.exports = { tests, assertNoToken };
+module.exports = {
+	name: 'workflows',
+	title: 'Saved workflows and examples, one Crew operation each',
+	majors: ['1', '2'],
+	needs: { server: true },
+	workflows: (fixtures) => {
+		const all = fixtures.loadWorkflows();
+		return Object.fromEntries([...new Set(tests.map((t) => t.workflow))].map((key) => [key, all[key]]));
+	},
+	tests,
+	async run(t) {
+		if (!t.opts.withoutPackage) {
+			await t.check('installed as n8n installs a community package: no dependencies, n8n-workflow left to n8n', () => {
+				const nodesModules = path.dirname(t.installedAt);
+				assert.deepEqual(fs.readdirSync(nodesModules), [path.basename(t.installedAt)], 'nothing but the package in .n8n/nodes/node_modules');
+				assert.ok(!fs.existsSync(path.join(t.installedAt, 'node_modules')), 'the package brings no node_modules');
+				// Outside n8n, the node's require('n8n-workflow') finds nothing: inside n8n it can
+				// only be n8n's own copy (n8n puts its node_modules on NODE_PATH for packages).
+				assert.throws(() => require.resolve('n8n-workflow', { paths: [t.installedAt] }), /Cannot find module/);
+			});
+		}
+		for (const test of tests) {
+			await t.check(test.name, async () => {
+				await t.resetService(test.service);
+				const exec = test.headless ? await t.execute(test.workflow) : await t.run(test.workflow);
+				try {
+					await test.check({ exec, crew: t.crew, tokens: t.tokens, n8n: t.n8n });
+				} catch (err) {
+					err.message += `\n    n8n ${test.headless ? 'execute exit ' + exec.code : 'execution ' + exec.executionId + ' ' + exec.status}; last output:\n      ${tailOf(exec.output).split('\n').join('\n      ')}`;
+					throw err;
+				}
+			});
+		}
+	},
+};

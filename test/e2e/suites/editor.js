@@ -1,46 +1,36 @@
-#!/usr/bin/env node
 'use strict';
 // The Crew node in n8n's editor, in a real browser (Debian's Chromium through playwright-core).
 //
-//   node test/e2e/editor.js [--n8n 2|1] [--keep]
+//   node test/e2e/run.js --only editor [--n8n 2|1|all]
 //
-// Starts `n8n start` on a free loopback port with the packed package, the reference crew
-// service and its credentials and sample workflows; creates the owner over REST; then in
-// Chromium: signs in, opens the Kickoff-and-Wait workflow, opens the Crew node's panel and
+// On the shared n8n (the packed package, the reference crew service, its credentials), in a
+// context of the lane's Chromium: signs in, opens the Kickoff-and-Wait workflow, opens the Crew node's panel and
 // its operation list, runs the step from the editor, opens the credential (n8n tests it), and
 // switches to "Map Each Input" (the fields come from the service's GET /inputs).
-// Screenshots go to test/e2e/screenshots/ (git-ignored). Ends with "N passed, N failed".
+// Screenshots go to test/e2e/screenshots/ (git-ignored).
 //
 // Needs: apt-get install -y chromium; npm ci --prefix test/e2e (playwright-core).
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 
-const procs = require('./lib/procs');
-const { tearDown, runMain } = require('./lib/cli');
-const { prepare } = require('./lib/stack');
-const { launch, signIn } = require('./lib/browser');
-const { versionInfo } = require('./lib/install');
-const { createReport, say } = require('./lib/report');
+const { signIn } = require('../lib/browser');
+const { OWNER } = require('../lib/n8n');
+const { say } = require('../lib/report');
 
-const SHOTS = path.join(__dirname, 'screenshots');
+const SHOTS = path.join(__dirname, '..', 'screenshots');
 const WORKFLOW = 'kickoff-and-wait';
 const NODE = 'Kickoff and Wait';
 const OPERATIONS = ['Get Inputs', 'Get Status', 'Kickoff', 'Kickoff and Wait'];
 const UI_TIMEOUT = 45000;
 
-/**
- * The editor checks for one n8n major, recorded in report. root: a fresh folder;
- * packed: an existing pkg.pack() result (packed here when absent).
- */
-async function editorSuite({ major, report, root, packed }) {
+/** The editor checks for one n8n major, in a context of the lane's Chromium on the shared n8n. */
+async function run(t) {
+	const { major } = t;
+	const stack = { crew: t.crew, workflows: t.workflows };
 	fs.mkdirSync(SHOTS, { recursive: true });
 	for (const f of fs.readdirSync(SHOTS)) if (f.startsWith(`n8n${major}-failed-`)) fs.rmSync(path.join(SHOTS, f));
-	let browser;
-	let stack;
-	const label = `editor, n8n ${versionInfo(major).version}`;
+	let context;
 	const shot = async (page, name) => {
 		const file = path.join(SHOTS, `n8n${major}-${name}.png`);
 		await page.screenshot({ path: file });
@@ -50,7 +40,7 @@ async function editorSuite({ major, report, root, packed }) {
 	let failures = 0;
 	// Every check: on failure, a screenshot of where the page was.
 	const check = (name, fn) =>
-		report.check(label, name, async () => {
+		t.check(name, async () => {
 			try {
 				await fn();
 			} catch (err) {
@@ -60,15 +50,12 @@ async function editorSuite({ major, report, root, packed }) {
 			}
 		});
 	try {
-		let url;
-		const ready = await check('n8n start serves the editor; the owner signs in in Chromium', async () => {
-			stack = await prepare({ major, root, packed, log: (m) => say(`  ${m}`) });
-			({ url } = await stack.n8n.start());
-			const owner = await stack.n8n.setupOwner();
-			browser = await launch();
-			page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+		const url = t.baseUrl;
+		const ready = await check('the shared n8n serves the editor; the owner signs in in Chromium', async () => {
+			context = await t.browser.newContext({ viewport: { width: 1440, height: 900 } });
+			page = await context.newPage();
 			page.setDefaultTimeout(UI_TIMEOUT);
-			await signIn(page, url, owner);
+			await signIn(page, url, OWNER);
 		});
 		if (!ready) return;
 
@@ -144,27 +131,23 @@ async function editorSuite({ major, report, root, packed }) {
 			await shot(page, 'map-inputs');
 		});
 	} finally {
-		if (browser) await browser.close().catch(() => {});
-		if (stack) {
-			await stack.n8n.stop();
-			await stack.crew.stop();
-		}
+		if (context) await context.close().catch(() => {});
 	}
 }
 
-async function main() {
-	const { values } = parseArgs({ options: { n8n: { type: 'string' }, keep: { type: 'boolean' } } });
-	procs.installExitHandlers();
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-crewai-editor-'));
-	const report = createReport();
-	try {
-		await editorSuite({ major: values.n8n || '2', report, root });
-	} finally {
-		await tearDown({ root, keep: values.keep });
-		process.exitCode = report.finish();
-	}
+/** The Kickoff-and-Wait example as the workflow suite runs it, under its own id. */
+function loadWorkflow(fixtures) {
+	const wf = JSON.parse(JSON.stringify(fixtures.loadWorkflows()[WORKFLOW]));
+	wf.id = 'e2eEditorKaw0001';
+	wf.name = `${wf.name} (editor)`;
+	return { [WORKFLOW]: wf };
 }
 
-module.exports = { editorSuite };
-
-if (require.main === module) runMain(main);
+module.exports = {
+	name: 'editor',
+	title: 'The editor in Chromium: the node, its panel, Execute step, the credential test',
+	majors: ['1', '2'],
+	needs: { server: true, browser: true },
+	workflows: loadWorkflow,
+	run,
+};

@@ -1,0 +1,55 @@
+'use strict';
+// The runner's command line (the one parse of the e2e tree).
+
+const { parseArgs } = require('node:util');
+const { parseMajors } = require('./cli');
+
+const USAGE = `Usage: node test/e2e/run.js [options]
+
+The end-to-end suites (test/e2e/suites/*.js): the packed n8n-nodes-crewai in a real n8n,
+against the reference Crew Execution Service (test/crew-service/). Expects dist/ built.
+
+  --n8n 1|2|all        which n8n majors (default: $N8N_E2E_VERSIONS, else 2); "all" = 1,2.
+                       Each is installed on first use into
+                       \${N8N_E2E_CACHE:-~/.cache/n8n-nodes-crewai-e2e}/<version> and reused.
+  --only a,b           only these suites (by name; see --list)
+  --grep TEXT          only the checks whose name contains TEXT (case-insensitive)
+  --keep               keep the temporary folder (user folders, n8n logs) and print its path
+  --without-package    do not install the package: every Crew check should fail
+  --docs               suites that draw the README's screenshots write them into docs/
+  --serial             run the majors one after the other (default: side by side)
+  --list               print the suites and exit
+  --help               this text
+
+Prints one line per check, a table per suite and major, then "N passed, N failed";
+exits 1 when anything failed.`;
+
+function parseRunnerArgs(argv = process.argv.slice(2)) {
+	const { values } = parseArgs({
+		args: argv,
+		options: {
+			n8n: { type: 'string' },
+			only: { type: 'string' },
+			grep: { type: 'string' },
+			keep: { type: 'boolean' },
+			'without-package': { type: 'boolean' },
+			docs: { type: 'boolean' },
+			serial: { type: 'boolean' },
+			list: { type: 'boolean' },
+			help: { type: 'boolean' },
+		},
+	});
+	return {
+		help: Boolean(values.help),
+		list: Boolean(values.list),
+		majors: parseMajors(values.n8n),
+		only: values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null,
+		grep: values.grep || null,
+		keep: Boolean(values.keep),
+		withoutPackage: Boolean(values['without-package']),
+		docs: Boolean(values.docs),
+		serial: Boolean(values.serial),
+	};
+}
+
+module.exports = { parseRunnerArgs, USAGE };
