@@ -59,7 +59,7 @@ async function post(url, body) {
 	return { status: res.status, text, endedAt: Date.now() };
 }
 
-async function run(t, figures) {
+async function run(t, figures, samplers) {
 	const cluster = await queueCluster(t);
 	if (!cluster) return;
 	const { rest, decode, redis, crew } = cluster;
@@ -73,24 +73,41 @@ async function run(t, figures) {
 			const list = await mine();
 			return list.length === count && list.every((e) => e.status === 'waiting') && Date.now();
 		}, crewMs * 2);
+		// A hang guard, not a check (the walls are asserted against the crews): room for a loaded machine.
 		const done = await until('every execution finished', async () => {
 			const list = await mine();
 			return list.length === count && list.every((e) => !['new', 'running', 'waiting'].includes(e.status)) && list;
-		}, crewMs * 4);
+		}, crewMs * 4 + 120000);
 		return { allWaitingAt, done };
 	};
 	const runsTagged = async (prefix) => (await crew.runs()).filter((r) => r.meta && String(r.meta.tag).startsWith(prefix));
-	/** Bull's active jobs, sampled every 250 ms until stop() — the worker slots in use. */
+	/**
+	 * Bull's active jobs, sampled every 250 ms until stop() — the worker slots in use. A failed
+	 * read ends the sampling and is thrown by stop(); a check that fails before its stop() leaves
+	 * the sampler to `samplers.stopAll()` at the suite's end, before Redis is stopped.
+	 */
 	const sampleSlots = () => {
 		const samples = [];
 		let on = true;
+		let failure;
 		const loop = (async () => {
 			while (on) {
-				samples.push({ at: Date.now(), active: (await activeJobs(redis.port)).length });
+				try {
+					samples.push({ at: Date.now(), active: (await activeJobs(redis.port)).length });
+				} catch (err) {
+					failure = err;
+					return;
+				}
 				await sleep(250);
 			}
 		})();
-		return { samples, stop: async () => ((on = false), await loop) };
+		const stop = async () => {
+			on = false;
+			await loop;
+			if (failure) throw failure;
+		};
+		samplers.push(stop);
+		return { samples, stop };
 	};
 
 	await t.check(`polling: ${CALLS} webhook executions × ${secs(POLL_CREW_MS)} crews on ${cluster.WORKERS} slots`, async () => {
@@ -333,9 +350,11 @@ module.exports = {
 	majors: ['2'],
 	async run(t) {
 		const figures = [];
+		const samplers = [];
 		try {
-			await run(t, figures);
+			await run(t, figures, samplers);
 		} finally {
+			await Promise.all(samplers.map(async (stop) => await stop().catch(() => {})));
 			printFigures(t, figures);
 			await releaseQueueCluster(t, 'queueWaitByCallback');
 		}
