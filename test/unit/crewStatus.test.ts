@@ -1,4 +1,8 @@
-import { readCrewStatus, readCrewState } from '../../nodes/records/crewStatus';
+import { readCrewStatus, readCrewState, readFlowState } from '../../nodes/records/crewStatus';
+
+const KICKOFF_ID = '97eba64f-958c-40a0-b61c-625fe635a3c0';
+
+const STATE_ID = '123e4567-e89b-42d3-a456-426614174000';
 
 describe('readCrewStatus: the wild (Celery-like) dialect', () => {
 	it('reads a running record, keeping the raw record as response', () => {
@@ -169,5 +173,44 @@ describe('readCrewStatus: the live platform-guide record', () => {
 		const status = readCrewStatus('k', { state: 'SUCCESS', result: 'x' });
 		expect(status).not.toHaveProperty('usage');
 		expect(status).not.toHaveProperty('progress');
+	});
+});
+
+describe('a flow\'s final state id', () => {
+	it('falls back to the kickoff id for a completed flow whose record carries no state (live: the final method\'s text)', () => {
+		const live = { state: 'SUCCESS', status: null, result: 'Flow finished', result_json: null };
+		expect(readCrewStatus(KICKOFF_ID, live, 'flow')).toMatchObject({ state: 'completed', result: 'Flow finished', flow_state: { id: KICKOFF_ID } });
+	});
+
+	it('keeps a state the record carries, and gives none for a crew, a running flow or a failed one', () => {
+		const state = { id: '123e4567-e89b-42d3-a456-426614174000', topic: 't' };
+		expect(readCrewStatus(KICKOFF_ID, { state: 'SUCCESS', result: state, result_json: state }, 'flow').flow_state).toEqual(state);
+		expect(readCrewStatus(KICKOFF_ID, { state: 'SUCCESS', result: 'text' })).not.toHaveProperty('flow_state');
+		expect(readCrewStatus(KICKOFF_ID, { state: 'SUCCESS', result: 'text' }, 'crew')).not.toHaveProperty('flow_state');
+		expect(readCrewStatus(KICKOFF_ID, { state: 'RUNNING' }, 'flow')).not.toHaveProperty('flow_state');
+		expect(readCrewStatus(KICKOFF_ID, { state: 'FAILED', status: 'boom' }, 'flow')).not.toHaveProperty('flow_state');
+	});
+});
+
+describe('readFlowState', () => {
+	const state = { id: STATE_ID, counter: 2 };
+
+	it('finds a flow\'s final state where a finished flow\'s record holds it', () => {
+		expect(readFlowState({ state: 'SUCCESS', result: state, result_json: state })).toBe(state);
+		expect(readFlowState({ state: 'SUCCESS', result: 'done', result_json: state })).toBe(state);
+		expect(readFlowState({ status: 'completed', result: { output: 'done', state } })).toBe(state);
+	});
+
+	it('takes no object without a UUID id for a state: a crew\'s structured output stays only result_json', () => {
+		expect(readFlowState({ state: 'SUCCESS', result: 'done', result_json: { id: 7, score: 1 } })).toBeUndefined();
+		expect(readFlowState({ status: 'completed', result: { output: 'done', tasks: [] } })).toBeUndefined();
+	});
+
+	it('adds flow_state to a completed record only, so a crew\'s record keeps its fields exactly', () => {
+		const flow = readCrewStatus('k1', { state: 'SUCCESS', result: state, result_json: state });
+		expect(flow).toMatchObject({ state: 'completed', result_json: state, flow_state: state });
+		const crew = readCrewStatus('k2', { state: 'SUCCESS', result: 'Final report', result_json: { score: 7 } });
+		expect(Object.keys(crew)).toEqual(['kickoff_id', 'state', 'result', 'result_json', 'error', 'task_id', 'response']);
+		expect(readCrewStatus('k3', { state: 'RUNNING', result: state })).not.toHaveProperty('flow_state');
 	});
 });
