@@ -1,25 +1,14 @@
-import type { CrewService } from './crew-service';
-import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
+import type { CrewService } from '..';
+import { call, kickoff as kickoffWith } from './client';
+import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
 // POST /stop/{kickoff_id} of the reference service, pinned to the vendor's documentation
 // (field notes, "Stopping a run and sending files"): the oracle of the node's Stop tests.
 
 const start = closedAfterEach();
 
-async function call(service: CrewService, method: string, urlPath: string, opts: { token?: string | null; body?: unknown } = {}) {
-	const headers: Record<string, string> = {};
-	const token = opts.token === undefined ? service.tokens.organization : opts.token;
-	if (token !== null) headers.authorization = `Bearer ${token}`;
-	if (opts.body !== undefined) headers['content-type'] = 'application/json';
-	const res = await fetch(service.url + urlPath, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-	const text = await res.text();
-	return { status: res.status, json: text === '' ? undefined : JSON.parse(text) };
-}
-
 async function kickoff(service: CrewService, meta?: unknown, extra: Record<string, unknown> = {}) {
-	const reply = await call(service, 'POST', '/kickoff', { body: { inputs: { topic: 'AI' }, ...(meta ? { meta } : {}), ...extra } });
-	expect(reply.status).toBe(200);
-	return reply.json.kickoff_id as string;
+	return await kickoffWith(service, { inputs: { topic: 'AI' }, ...(meta ? { meta } : {}), ...extra });
 }
 
 describe('reference service: POST /stop/{kickoff_id}', () => {
@@ -29,7 +18,7 @@ describe('reference service: POST /stop/{kickoff_id}', () => {
 		const id = await kickoff(service);
 		clock.advance(400);
 		expect((await call(service, 'GET', `/status/${id}`)).json.state).toBe('RUNNING');
-		expect(await call(service, 'POST', `/stop/${id}`)).toEqual({ status: 200, json: { status: 'stopped', kickoffId: id } });
+		expect(await call(service, 'POST', `/stop/${id}`)).toMatchObject({ status: 200, json: { status: 'stopped', kickoffId: id } });
 		expect((await call(service, 'GET', `/status/${id}`)).json).toEqual({ state: 'REVOKED' });
 		// The run's planned end passes: it stays stopped.
 		clock.advance(5000);
@@ -67,16 +56,16 @@ describe('reference service: POST /stop/{kickoff_id}', () => {
 		const stopped = await kickoff(service);
 		expect((await call(service, 'POST', `/stop/${stopped}`)).status).toBe(200);
 		clock.advance(100);
-		expect(await call(service, 'POST', `/stop/${succeeded}`)).toEqual({ status: 400, json: { detail: 'Cannot stop execution. Current state: SUCCESS' } });
-		expect(await call(service, 'POST', `/stop/${failed}`)).toEqual({ status: 400, json: { detail: 'Cannot stop execution. Current state: FAILURE' } });
-		expect(await call(service, 'POST', `/stop/${stopped}`)).toEqual({ status: 400, json: { detail: 'Cannot stop execution. Current state: REVOKED' } });
+		expect(await call(service, 'POST', `/stop/${succeeded}`)).toMatchObject({ status: 400, json: { detail: 'Cannot stop execution. Current state: SUCCESS' } });
+		expect(await call(service, 'POST', `/stop/${failed}`)).toMatchObject({ status: 400, json: { detail: 'Cannot stop execution. Current state: FAILURE' } });
+		expect(await call(service, 'POST', `/stop/${stopped}`)).toMatchObject({ status: 400, json: { detail: 'Cannot stop execution. Current state: REVOKED' } });
 		expect(service.count('stop')).toBe(4);
 	});
 
 	it('answers the documented 404 for an unknown id, in every dialect and error shape', async () => {
 		for (const options of [{}, { errorShape: 'fastapi' as const }, { dialect: 'live' as const }]) {
 			const service = await start(options);
-			expect(await call(service, 'POST', '/stop/no-such-kickoff')).toEqual({
+			expect(await call(service, 'POST', '/stop/no-such-kickoff')).toMatchObject({
 				status: 404,
 				json: { error: 'Execution not found', message: 'No execution found with ID: no-such-kickoff' },
 			});
@@ -97,10 +86,10 @@ describe('reference service: POST /stop/{kickoff_id}', () => {
 		const clock = fakeClock();
 		const service = await start({ stopRoute: false, now: clock.now });
 		const id = await kickoff(service);
-		expect(await call(service, 'POST', `/stop/${id}`)).toEqual({ status: 404, json: { detail: 'Not Found' } });
-		expect(await call(service, 'POST', `/stop/${id}`, { token: null })).toEqual({ status: 404, json: { detail: 'Not Found' } });
+		expect(await call(service, 'POST', `/stop/${id}`)).toMatchObject({ status: 404, json: { detail: 'Not Found' } });
+		expect(await call(service, 'POST', `/stop/${id}`, { token: null })).toMatchObject({ status: 404, json: { detail: 'Not Found' } });
 		service.configure({ stopRoute: 'methodNotAllowed' });
-		expect(await call(service, 'POST', `/stop/${id}`)).toEqual({ status: 405, json: { detail: 'Method Not Allowed' } });
+		expect(await call(service, 'POST', `/stop/${id}`)).toMatchObject({ status: 405, json: { detail: 'Method Not Allowed' } });
 		clock.advance(5000);
 		expect(service.runs[0].state).toBe('completed');
 		expect(service.count('stop')).toBe(3);
