@@ -274,6 +274,35 @@ async function run(t) {
 		t.say(`  the webhook call returned ${ended.afterStopMs} ms after the stop: ${ended.answer.status} ${ended.answer.text.slice(0, 100)}`);
 	});
 
+	// 3b. Stop from main with Stop Crews When the Execution Is Stopped: the worker's node stops the crews (issue 32).
+	await t.check('stopping an execution waiting on 3 crews from main: the worker\'s node stops all 3 crews, exactly one stop each', async () => {
+		const tags = ['cancel-0', 'cancel-1', 'cancel-2'].map((tag) => `${tag}-${rand()}`);
+		const pending = call(tags.map((tag) => crewSpec(tag, { outcome: 'never' })), { pollInterval: 60, timeout: 120, stopCrewsOnCancel: true }, 90000);
+		const runs = await waitFor('the 3 crews kicked off', async () => {
+			const r = await runsFor(crew, tags);
+			return r.length === 3 ? r : null;
+		}, 30000, 100);
+		const ids = runs.map((r) => r.kickoffId);
+		const answered = () => crew.requests().then((rs) => rs.filter((r) => r.route === 'kickoff' && r.status === 200 && ids.includes(r.kickoffId)).length);
+		await waitFor('the 3 kickoffs answered', async () => (await answered()) === 3, 30000, 100);
+		const executionId = String(runs[0].meta.executionId);
+		const stopsOf = async () => (await crew.requests()).filter((r) => r.route === 'stop' && ids.includes(r.kickoffId));
+		const stopAt = Date.now();
+		await rest.post(`executions/${executionId}/stop`);
+		await waitFor('3 stops at the service', async () => (await stopsOf()).length >= 3, 30000, 50);
+		const allStopsMs = Date.now() - stopAt;
+		await Promise.race([pending, sleep(15000)]);
+		const e = await readExecution(rest, decode, executionId, { timeoutMs: 10000 });
+		// Read after the execution settled: no stop twice, none late.
+		const stops = await stopsOf();
+		assert.deepEqual(stops.map((r) => r.kickoffId).sort(), [...ids].sort(), `stops: ${JSON.stringify(stops.map((r) => r.kickoffId))}`);
+		const states = (await runsFor(crew, tags)).map((r) => r.state);
+		assert.deepEqual(states, ['revoked', 'revoked', 'revoked']);
+		assert.equal(e.status, 'canceled', `execution ${executionId}: status ${e.status}`);
+		const stoppedBy = workerProcs.filter((p) => p.output().includes(`(kickoff ID ${ids[0]}); the crew was stopped too`)).length;
+		t.say(`    all 3 stops at the service ${allStopsMs} ms after POST /rest/executions/${executionId}/stop; the node's word from ${stoppedBy} worker(s)`);
+	});
+
 	// 4. The load figure: N calls × D on W workers × C.
 	await t.check(`load: ${LOAD_CALLS} concurrent webhook calls × ${LOAD_DURATION_MS / 1000} s crews all complete`, async () => {
 		const specs = Array.from({ length: LOAD_CALLS }, (_, i) => crewSpec(`load-${i}`, { durationMs: LOAD_DURATION_MS }));
