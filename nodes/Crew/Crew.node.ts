@@ -25,10 +25,11 @@ export class Crew implements INodeType {
 		group: ['transform'],
 		// 1.1: secrets come from the Crew Callback API credential; 1 keeps the Webhook Secret option of 0.1.0.
 		// 1.2: Deployment Type defaults to Detect (1 and 1.1 keep Crew, what they were saved with).
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: Kickoff and Wait stops the crews it started when the execution is cancelled (earlier versions leave them running).
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle:
-			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
+			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "stop": "Stop", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
 		description:
 			'Run deployed AI crews and flows: Get Inputs, Kickoff (with files), Get Status, Kickoff and Wait, Resume, Stop, Answer a flow\'s feedback request, and chat with a conversational flow',
 		defaults: { name: 'Crew' },

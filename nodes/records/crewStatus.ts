@@ -9,9 +9,10 @@ import { isPlainObject } from './plainObject';
  * The states the node reads, whatever spelling the service used. `not_found` is
  * the live service's 200 `NOT FOUND`: a run it does not know (yet), or one
  * waiting for human input; only the wait can tell which (waiting/notFound.ts),
- * so no output item ever carries it.
+ * so no output item ever carries it. `stopped` is a run someone stopped (the
+ * service's `REVOKED`, after `POST /stop`): it ended without a result and without a failure.
  */
-export type CrewState = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'not_found';
+export type CrewState = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'stopped' | 'not_found';
 
 /** The normalized status record that Get Status and Kickoff and Wait output. */
 export interface CrewStatus extends IDataObject {
@@ -43,7 +44,10 @@ export interface CrewStatus extends IDataObject {
 // The hosted service speaks two dialects (field notes): Celery-like upper-case
 // `state` values, and the documented lower-case `status` values.
 const COMPLETED_STATES = new Set(['success', 'completed']);
-const FAILED_STATES = new Set(['failed', 'failure', 'error', 'revoked']);
+const FAILED_STATES = new Set(['failed', 'failure', 'error']);
+// REVOKED is the hosted service's word for a run stopped through POST /stop (field notes); the vendor's
+// client counts it a failure, but nothing failed: a person or a workflow ended it.
+const STOPPED_STATES = new Set(['revoked', 'stopped', 'cancelled', 'canceled', 'aborted']);
 const PENDING_STATES = new Set(['pending', 'queued']);
 // Live, `NOT FOUND` (a 200) answers an unknown id, a run not registered yet, and a
 // run paused for human input (field notes, live section): its own outcome, never pending.
@@ -61,6 +65,7 @@ export function readCrewState(record: IDataObject): CrewState {
 	const word = (nonEmptyText(record.state) ?? nonEmptyText(record.status) ?? '').trim().toLowerCase();
 	if (COMPLETED_STATES.has(word)) return 'completed';
 	if (FAILED_STATES.has(word)) return 'failed';
+	if (STOPPED_STATES.has(word)) return 'stopped';
 	if (PENDING_STATES.has(word)) return 'pending';
 	if (NOT_FOUND_STATES.has(word)) return 'not_found';
 	if (PAUSED_WORDS.test(word)) return 'paused';
@@ -95,7 +100,7 @@ function statusMessage(record: IDataObject): string | undefined {
 	const message = nonEmptyText(record.state) ? nonEmptyText(record.status) : undefined;
 	if (!message) return undefined;
 	const word = message.trim().toLowerCase();
-	return COMPLETED_STATES.has(word) || FAILED_STATES.has(word) || PENDING_STATES.has(word) ? undefined : message;
+	return COMPLETED_STATES.has(word) || FAILED_STATES.has(word) || STOPPED_STATES.has(word) || PENDING_STATES.has(word) ? undefined : message;
 }
 
 /**
@@ -143,7 +148,7 @@ export function readCrewStatus(kickoffId: string, body: unknown, deployment: 'cr
 	const resultJson = isPlainObject(record.result_json) ? record.result_json : null;
 	const flowState = state === 'completed' ? (readFlowState(record) ?? (deployment === 'flow' ? { id: kickoffId } : undefined)) : undefined;
 	// Optional, so a record that carries no counts reads exactly as before.
-	const usage = state === 'completed' || state === 'failed' ? readUsage(record) : undefined;
+	const usage = state === 'completed' || state === 'failed' || state === 'stopped' ? readUsage(record) : undefined;
 	const progress = state === 'running' ? readProgress(record) : undefined;
 	return {
 		kickoff_id: kickoffId,

@@ -63,7 +63,7 @@ function describeProgress(progress: CrewProgress): string | undefined {
 }
 
 /** The state words a service's `status` message may repeat ("Task is Running" beside `RUNNING`). */
-const STATE_WORDS_IN_MESSAGES = new Set(['pending', 'queued', 'started', 'running', 'success', 'completed', 'failed', 'failure', 'error', 'revoked', 'paused']);
+const STATE_WORDS_IN_MESSAGES = new Set(['pending', 'queued', 'started', 'running', 'success', 'completed', 'failed', 'failure', 'error', 'revoked', 'stopped', 'paused']);
 const FILLER_WORDS = new Set(['the', 'task', 'crew', 'flow', 'run', 'execution', 'kickoff', 'is', 'status', 'state']);
 
 /**
@@ -238,6 +238,7 @@ const STATE_WORDS: Record<CrewState, string> = {
 	paused: 'is waiting for human input',
 	completed: 'completed',
 	failed: 'failed',
+	stopped: 'was stopped',
 	not_found: 'is not known to the service',
 };
 

@@ -29,7 +29,7 @@ export interface EndedCrews {
 
 /** An end no later read changes; an error is read again (it may have been the service's passing state). */
 function ended(outcome: WaitOutcome): boolean {
-	return outcome.kind === 'completed' || outcome.kind === 'failed' || outcome.kind === 'paused';
+	return outcome.kind === 'completed' || outcome.kind === 'failed' || outcome.kind === 'stopped' || outcome.kind === 'paused';
 }
 
 /** Longer than the longest timeout (24 h): an entry outlives its batch's wait. */

@@ -1,5 +1,6 @@
 import { mapWithConcurrency } from './concurrency';
 import type { CrewStatus } from '../records/crewStatus';
+import type { StopResult } from '../records/stopAnswer';
 import { judgeNotFound, NOTHING_READ, pausedFromNotFound, rememberRead } from './notFound';
 import type { NotFoundMemory } from './notFound';
 import { nextPollDelay, retryDelay } from './pollPolicy';
@@ -25,13 +26,17 @@ export type StatusReading =
 export type WaitOutcome =
 	| { kind: 'completed'; status: CrewStatus }
 	| { kind: 'failed'; status: CrewStatus }
+	/** Stopped on the service (REVOKED): by the Stop operation, the dashboard, or this node at its timeout. */
+	| { kind: 'stopped'; status: CrewStatus }
 	/** Waiting for a human: only a Resume can move it on, so waiting longer is pointless. */
 	| { kind: 'paused'; status: CrewStatus }
 	/** NOT FOUND more often than a registration takes, and never seen: the service knows no such run. */
 	| { kind: 'notFound'; status: CrewStatus; reads: number }
 	| { kind: 'error'; error: Error }
-	| { kind: 'timedOut'; lastStatus?: CrewStatus; lastError?: Error }
-	| { kind: 'cancelled'; lastStatus?: CrewStatus };
+	/** `stop`: what the stop the node sent at the timeout did (On Timeout: Stop the Crews); absent when none was sent. */
+	| { kind: 'timedOut'; lastStatus?: CrewStatus; lastError?: Error; stop?: StopResult }
+	/** `stop`: what the stop the node sent as the execution was cancelled did; absent when none was sent. */
+	| { kind: 'cancelled'; lastStatus?: CrewStatus; stop?: StopResult };
 
 export interface WaitDependencies {
 	readStatus: (kickoff: RunningKickoff) => Promise<StatusReading>;
@@ -54,7 +59,12 @@ interface Watch {
 }
 
 /** A record that ends the wait, or undefined while the crew may still move on. */
-export type EndingOutcome = Extract<WaitOutcome, { kind: 'completed' | 'failed' | 'paused' | 'notFound' }>;
+export type EndingOutcome = Extract<WaitOutcome, { kind: 'completed' | 'failed' | 'stopped' | 'paused' | 'notFound' }>;
+
+/** The states a status record ends a wait with, whatever came before. */
+export function isEndState(state: CrewStatus['state']): state is 'completed' | 'failed' | 'stopped' | 'paused' {
+	return state === 'completed' || state === 'failed' || state === 'stopped' || state === 'paused';
+}
 
 /**
  * What one status record means for a wait, with what the earlier reads of the run
@@ -64,7 +74,7 @@ export type EndingOutcome = Extract<WaitOutcome, { kind: 'completed' | 'failed' 
  */
 export function readEnding(status: CrewStatus, memory: NotFoundMemory): { ending?: EndingOutcome; memory: NotFoundMemory } {
 	const next = rememberRead(memory, status);
-	if (status.state === 'completed' || status.state === 'failed' || status.state === 'paused') return { ending: { kind: status.state, status }, memory: next };
+	if (isEndState(status.state)) return { ending: { kind: status.state, status }, memory: next };
 	if (status.state !== 'not_found') return { memory: next };
 	const verdict = judgeNotFound(next);
 	if (verdict === 'paused') return { ending: { kind: 'paused', status: pausedFromNotFound(status) }, memory: next };

@@ -5,7 +5,7 @@
 /** @typedef {import('./index').Route} Route */
 /** @typedef {Fault & { times: number }} QueuedFault */
 
-const FAULT_ROUTES = ['inputs', 'kickoff', 'status', 'resume', 'files', 'fileDownload', 'inspect', 'chatStart', 'chatMessage', 'chatStream', 'chatHistory', 'any'];
+const FAULT_ROUTES = ['inputs', 'kickoff', 'status', 'resume', 'stop', 'files', 'fileDownload', 'inspect', 'chatStart', 'chatMessage', 'chatStream', 'chatHistory', 'any'];
 const STATUS_SPELLINGS = ['contract', 'wild'];
 const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson'];
 

@@ -5,7 +5,7 @@
  * The implementation is plain CommonJS in this folder; this file is its API.
  */
 
-export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'other' | 'files' | 'fileDownload' | ChatRoute;
+export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'stop' | 'other' | 'files' | 'fileDownload' | ChatRoute;
 
 /** A file a kickoff brought, as the run records it (README, "Files"). */
 export interface ReceivedFile {
@@ -195,6 +195,13 @@ export interface CrewServiceOptions {
 	 * time. Default 0 (off). The vendor saw "first call times out, the next one works".
 	 */
 	coldStartMs?: number;
+	/**
+	 * `POST /stop/{kickoff_id}` (field notes, "Stopping a run and sending files"): true (default) serves it;
+	 * false is a deployment without the route, answered by FastAPI's router before auth, 404
+	 * `{"detail": "Not Found"}`; 'methodNotAllowed' answers 405 `{"detail": "Method Not Allowed"}`,
+	 * as FastAPI does for a known path without that method.
+	 */
+	stopRoute?: boolean | 'methodNotAllowed';
 	/** Default run duration in ms; default 2000. 0 means finished at once. */
 	durationMs?: number;
 	/** Per-kickoff plan override; a kickoff's meta.reference overrides it in turn. Pass undefined to configure() to remove. */
@@ -262,7 +269,7 @@ export interface RequestLogEntry {
 	at: number;
 	/** Which valid token authenticated the request; null for none or a wrong one. The token itself is never stored. */
 	tokenType: TokenType | null;
-	/** Kickoffs: the new run's id (200 only). Status requests: the decoded id asked for. Resumes: the execution_id sent (when a string). */
+	/** Kickoffs: the new run's id (200 only). Status and stop requests: the decoded id asked for. Resumes: the execution_id sent (when a string). */
 	kickoffId?: string;
 	/** Kickoffs and resumes: the parsed JSON body, tokens redacted. */
 	body?: unknown;
@@ -297,6 +304,8 @@ export interface Run {
 	resumes: ResumeRecord[];
 	/** The files the kickoff brought (multipart parts, then input_files in their order); absent when it brought none. */
 	files?: ReceivedFile[];
+	/** Service-clock time of the accepted POST /stop; absent for a run never stopped (which then reads REVOKED). */
+	stoppedAt?: number;
 	/** Dialect 'live' only: the paused run this run continues (a live resume answers a new kickoff_id). */
 	readonly resumedFrom?: string;
 	/** A flow run's state (plan.flow), null for a crew. Not enumerable (JSON and toEqual skip it). */
@@ -424,7 +433,7 @@ export interface WebhookDelivery {
 
 export interface Fault {
 	/** 'any' also matches unknown paths, never the /_reference/ admin routes. */
-	route: 'inputs' | 'kickoff' | 'status' | 'resume' | 'files' | 'fileDownload' | ChatRoute | 'any';
+	route: 'inputs' | 'kickoff' | 'status' | 'resume' | 'stop' | 'files' | 'fileDownload' | ChatRoute | 'any';
 	/**
 	 * Only with route 'status': strike only requests at this path spelling ('contract' `/{id}/status`,
 	 * 'wild' `/status/{id}`). Without it a status fault strikes either spelling, served or not, as a

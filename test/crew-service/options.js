@@ -26,9 +26,11 @@ const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
 	'deployment', 'chat',
-	'registrationLagReads', 'coldStartMs',
+	'registrationLagReads', 'coldStartMs', 'stopRoute',
 	'maxFileBytes', 'multipartKickoff', 'flowFileFields',
 ];
+// true: POST /stop/{id} is served; false: the deployment has no such route (404); 'methodNotAllowed': 405.
+const STOP_ROUTES = [true, false, 'methodNotAllowed'];
 
 /** @param {string} prefix */
 function randomToken(prefix) {
@@ -66,6 +68,7 @@ function defaultOptions() {
 		maxFileBytes: null,
 		multipartKickoff: 'accepted',
 		flowFileFields: [],
+		stopRoute: true,
 	};
 }
 
@@ -110,6 +113,9 @@ function validatePartial(partial) {
 		if (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string' || f === '' || ['topic', 'count', 'id', 'history'].includes(f))) {
 			throw new TypeError('option flowFileFields must be an array of field names other than topic, count, id and history');
 		}
+	}
+	if (partial.stopRoute !== undefined && !STOP_ROUTES.includes(/** @type {boolean | string} */ (partial.stopRoute))) {
+		throw new TypeError(`option stopRoute must be one of true, false, 'methodNotAllowed'; got ${JSON.stringify(partial.stopRoute)}`);
 	}
 	for (const fn of ['plan', 'now']) {
 		if (partial[fn] !== undefined && typeof partial[fn] !== 'function') {

@@ -27,6 +27,7 @@ const { fileResultLine } = require('./fileRecords');
  *   resumed: boolean,
  *   revisions: (string | null)[],
  *   approvedFeedback: string | null,
+ *   stoppedAt: number | null,
  * }} Timeline
  */
 /** @typedef {{ at: number, kind: 'step' | 'task' | 'crew', taskIndex: number, stepIndex: number }} TimelineEvent */
@@ -197,6 +198,7 @@ function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan, 
 		resumed: false,
 		revisions: TASKS.map(() => null),
 		approvedFeedback: null,
+		stoppedAt: null,
 	});
 	return run;
 }
@@ -214,6 +216,8 @@ function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan, 
 function phaseAt(run, now) {
 	const timeline = timelineOf(run);
 	const duration = run.plan.durationMs;
+	// A stopped run has ended at its stop, whatever its plan said (a pause, or never).
+	if (timeline.stoppedAt !== null && now >= timeline.stoppedAt) return { phase: 'finished' };
 	const progress = timeline.offset + (now - timeline.segmentStart);
 	if (timeline.waitingAt !== null && progress >= timeline.waitingAt) {
 		return { phase: 'paused', taskIndex: pauseTaskIndex(run.plan) };
@@ -331,6 +335,34 @@ function applyResume(run, now, { taskId, feedback, approved, webhooks }) {
 	timeline.offset = taskEnd(durationMs, pauseIndex);
 	if (feedback) timeline.revisions[pauseIndex] = feedback;
 	return { events: events.filter((e) => e.taskIndex === pauseIndex), offset: timeline.offset };
+}
+
+/**
+ * POST /stop accepted: the run ends now and reads REVOKED from then on (the
+ * platform's word for a stopped run), in every record shape and dialect. The
+ * caller drops its pending webhook moments, so no step, task or crew call follows.
+ * @param {Run} run
+ * @param {number} now
+ */
+function stopRun(run, now) {
+	timelineOf(run).stoppedAt = now;
+	run.plan.outcome = 'revoked';
+	run.completesAt = now;
+	run.stoppedAt = now;
+}
+
+/**
+ * The Celery word the hosted service names a run's state with, as its 400 to a
+ * stop of a run that has ended says it ("Current state: SUCCESS").
+ * @param {Run} run
+ * @param {number} now
+ */
+function celeryStateOf(run, now) {
+	const state = runState(run, now);
+	if (state === 'completed') return 'SUCCESS';
+	if (state === 'failed') return 'FAILURE';
+	if (state === 'revoked') return 'REVOKED';
+	return state.toUpperCase();
 }
 
 /** @type {WeakMap<Run, string[]>} */
@@ -544,6 +576,8 @@ module.exports = {
 	describeInputs,
 	initialSegment,
 	applyResume,
+	stopRun,
+	celeryStateOf,
 	continueAsNewRun,
 	liveTaskId,
 	webhookPayload,

@@ -6,7 +6,7 @@ const http = require('node:http');
 const { randomUUID } = require('node:crypto');
 const { resolveOptions, applyOptions } = require('./options');
 const { FaultQueue, normalizeFault } = require('./faults');
-const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, continueAsNewRun, liveTaskId, finalResult, TASKS } = require('./runs');
+const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, stopRun, celeryStateOf, continueAsNewRun, liveTaskId, finalResult, TASKS } = require('./runs');
 const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
@@ -30,7 +30,8 @@ const { fileStateValue } = require('./fileRecords');
 /**
  * @typedef {{ route: 'inputs' | 'kickoff' | 'resume' | 'other' | 'inspect' | 'chatStart' | 'files' | 'fileDownload' }
  *   | { route: 'chatMessage' | 'chatStream' | 'chatHistory', sessionId: string }
- *   | { route: 'status', spelling: 'contract' | 'wild', enabled: boolean, kickoffId: string }} RouteMatch
+ *   | { route: 'status', spelling: 'contract' | 'wild', enabled: boolean, kickoffId: string }
+ *   | { route: 'stop', kickoffId: string }} RouteMatch
  */
 
 const BODY_LIMIT = 1024 * 1024;
@@ -109,6 +110,8 @@ function matchRoute(path, statusPaths) {
 	if (path === '/resume') return { route: 'resume' };
 	if (path === '/files') return { route: 'files' };
 	if (/^\/files\/[^/]+\/[^/]+$/.test(path)) return { route: 'fileDownload' };
+	const stop = /^\/stop\/([^/]+)$/.exec(path);
+	if (stop) return { route: 'stop', kickoffId: decodeSegment(stop[1]) };
 	const chatRoute = matchChatRoute(path);
 	if (chatRoute) return chatRoute;
 	/** @type {{ spelling: 'contract' | 'wild', raw: string }[]} */
@@ -308,17 +311,21 @@ async function startCrewService(userOptions = {}) {
 		if (match.route === 'other' || (match.route === 'status' && !match.enabled) || unknownRoute) {
 			return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
 		}
+		// A deployment without the stop route: FastAPI's router answers, before auth.
+		if (match.route === 'stop' && options.stopRoute === false) return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
+		if (match.route === 'stop' && options.stopRoute === 'methodNotAllowed') return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: 'GET' });
 		if (!entry.tokenType) {
 			if (options.dialect === 'live') return jsonAnswer(401, live.unauthorizedBody(req.headers.authorization));
 			return jsonAnswer(401, errors.errorBody(options.errorShape, 401, 'Invalid or missing bearer token'), {
 				'www-authenticate': 'Bearer',
 			});
 		}
-		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' || match.route === 'files' ? 'POST' : CHAT_METHODS[match.route] || 'GET';
+		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' || match.route === 'files' || match.route === 'stop' ? 'POST' : CHAT_METHODS[match.route] || 'GET';
 		if (req.method !== expectedMethod) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
 		if (match.route === 'inputs') return listInputs();
 		if (match.route === 'kickoff') return kickoff(req, bodyText, entry, streamed);
 		if (match.route === 'files') return uploadFile(req, entry, streamed);
+		if (match.route === 'stop') return stop(match.kickoffId);
 		if (match.route === 'resume') return options.dialect === 'live' ? resumeLive(req, bodyText, entry) : resume(req, bodyText, entry);
 		if (match.route === 'inspect') return chat.inspect();
 		if (match.route === 'chatStart') return chat.start();
@@ -810,6 +817,24 @@ async function startCrewService(userOptions = {}) {
 		return jsonAnswer(200, { kickoff_id: run.kickoffId });
 	}
 
+	/**
+	 * POST /stop/{kickoff_id}, as the vendor documents it (field notes, "Stopping a run and
+	 * sending files"), the same in every dialect and error shape: a run not ended yet (pending,
+	 * running, or paused for human input) ends now as REVOKED and calls nobody again; a run that
+	 * has ended is refused with its state; an unknown id gets the documented 404.
+	 * @param {string} kickoffId
+	 * @returns {Answer}
+	 */
+	function stop(kickoffId) {
+		const run = runsById.get(kickoffId);
+		if (!run) return jsonAnswer(404, errors.executionNotFoundBody('documented', redact(kickoffId).value));
+		const now = options.now();
+		if (phaseAt(run, now).phase === 'finished') return jsonAnswer(400, { detail: `Cannot stop execution. Current state: ${celeryStateOf(run, now)}` });
+		stopRun(run, now);
+		webhooks.discard(run);
+		return jsonAnswer(200, { status: 'stopped', kickoffId: run.kickoffId });
+	}
+
 	/** @param {string} kickoffId */
 	function readStatus(kickoffId) {
 		const run = runsById.get(kickoffId);
@@ -895,6 +920,7 @@ async function startCrewService(userOptions = {}) {
 			entry.spelling = match.spelling;
 			entry.kickoffId = redact(match.kickoffId).value;
 		}
+		if (match.route === 'stop') entry.kickoffId = redact(match.kickoffId).value;
 		requests.push(entry);
 		// Logged (a client did send it) but never routed: the proxy answered. The unread body is dropped.
 		if (tooLarge) return deliver(res, entry, proxyTooLarge());

@@ -124,6 +124,17 @@ class WebhookDispatcher {
 		for (const event of schedule.events) this.send(schedule, event);
 	}
 
+	/**
+	 * Drops a run's pending moments unsent: a stopped run calls nobody again.
+	 * @param {Run} run
+	 */
+	discard(run) {
+		const schedule = this.schedules.get(run);
+		if (!schedule) return;
+		if (schedule.timer) clearTimeout(schedule.timer);
+		this.schedules.delete(run);
+	}
+
 	/** @param {Schedule} schedule */
 	arm(schedule) {
 		const due = schedule.events[0].at - schedule.offset;

@@ -193,11 +193,16 @@ async function resume(execution: ParkedExecution, runExecutionData: IRunExecutio
 	if (!entry) throw new UnexpectedError('The waiting execution has no stack entry to resume');
 	entry.data.main = workflowData;
 	entry.metadata = { ...entry.metadata, forwardAllOutputs: true };
-	const { workflow, workflowData: savedWorkflow } = workflowOf(execution.spec);
+	return await runStored(execution, runExecutionData, 'resumed execution (output, run data)');
+}
+
+/** The engine goes on with the stored execution data, in the parked execution's own mode and ID. */
+async function runStored(execution: ParkedExecution, runExecutionData: IRunExecutionData, what: string): Promise<ResumedExecution> {
+	const { workflow, workflowData } = workflowOf(execution.spec);
 	const { mode } = execution.run;
-	const additionalData = additionalDataFor(execution.spec, savedWorkflow, mode, execution.executionId);
+	const additionalData = additionalDataFor(execution.spec, workflowData, mode, execution.executionId);
 	const { result: run, record } = await recordRun(async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
-	checkTokenHidden(execution.spec.credentials.token, 'resumed execution (output, run data)', run, record);
+	checkTokenHidden(execution.spec.credentials.token, what, run, record);
 	const outputs = crewOutputsOf(run, -1);
 	return { run, record, outputs, output: outputs[0] ?? [] };
 }
@@ -212,11 +217,5 @@ export async function resumeAtTimeout(execution: ParkedExecution): Promise<Resum
 	if (!execution.waitTill) throw new UnexpectedError('The execution is not waiting: n8n has nothing to resume at a timeout');
 	const runExecutionData = JSON.parse(JSON.stringify(execution.run.data)) as IRunExecutionData;
 	runExecutionData.waitTill = execution.waitTill;
-	const { workflow, workflowData } = workflowOf(execution.spec);
-	const { mode } = execution.run;
-	const additionalData = additionalDataFor(execution.spec, workflowData, mode, execution.executionId);
-	const { result: run, record } = await recordRun(async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
-	checkTokenHidden(execution.spec.credentials.token, 'execution resumed at its timeout', run, record);
-	const outputs = crewOutputsOf(run, -1);
-	return { run, record, outputs, output: outputs[0] ?? [] };
+	return await runStored(execution, runExecutionData, 'execution resumed at its timeout');
 }

@@ -19,8 +19,9 @@ const PARAMETERS: Record<CrewAction, object> = {
 	kickoff: kickoff(),
 	getStatus: { operation: 'getStatus', kickoffId: UNKNOWN_ID },
 	resume: { operation: 'resume', kickoffId: UNKNOWN_ID, taskId: 'research_task', isApprove: true, humanFeedback: '' },
+	stop: { operation: 'stop', kickoffId: UNKNOWN_ID },
 };
-const ROUTE: Record<CrewAction, Fault['route']> = { getInputs: 'inputs', kickoff: 'kickoff', getStatus: 'status', resume: 'resume' };
+const ROUTE: Record<CrewAction, Fault['route']> = { getInputs: 'inputs', kickoff: 'kickoff', getStatus: 'status', resume: 'resume', stop: 'stop' };
 
 /** How each answer is brought about: a wrong token, a Base URL with a path after it, a fault, or what the service really does. */
 type Cause = { credentials: 'wrongToken' | 'pathAfterBaseUrl' } | { fault: Omit<Fault, 'route'> } | { parameters: object };
@@ -60,6 +61,11 @@ const CASES: Array<[CrewAction, 400 | 401 | 404 | 422 | 500, Cause, RegExp]> = [
 		/Missing required fields/,
 	],
 	['resume', 500, SERVER_ERROR, /answered 500 while resuming the crew/],
+	['stop', 400, { fault: { kind: 'status', status: 400, body: '{"detail": "Invalid kickoff ID"}' } }, /answered 400 while stopping the crew \(kickoff ID 97eba64f[^)]*\): Invalid kickoff ID/],
+	['stop', 401, WRONG_TOKEN, /answered 401 while stopping the crew/],
+	['stop', 404, { parameters: PARAMETERS.stop }, /^Not found: .* knows no run with kickoff ID 97eba64f.*, so nothing was stopped/],
+	['stop', 422, { fault: { kind: 'status', status: 422, body: '{"detail": [{"loc": ["path", "kickoff_id"], "msg": "value is not a valid uuid", "type": "type_error.uuid"}]}' } }, /path\.kickoff_id: value is not a valid uuid/],
+	['stop', 500, SERVER_ERROR, /answered 500 while stopping the crew/],
 ];
 
 function credentialsFor(cause: Cause): Credentials {

@@ -3,20 +3,17 @@
  * live dialect (test/crew-service/README.md, "A deployed flow"): its inputs, its typed
  * kickoff, the restore recipe, and Wait By: Callback ended by flow_finished.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { getCrewInputs } from '../../nodes/Crew/methods/resourceMapping';
-import { endedCrews } from '../../nodes/Crew/actions/crewWait/waitByCallback';
 import { INPUTS_ID_ADVICE } from '../../nodes/Crew/transport/crewErrors';
 import { useCrewService } from '../helpers/crewService';
 import { callCrewTool, crewToolLoadOptionsContext } from '../helpers/crewTool';
 import { CREW_NODE_NAME, crewLoadOptionsContext, crewWorkflow, items, runCrewNode, runCrewNodeExpectingError, triggerNode } from '../helpers/crewWorkflow';
 import { runWorkflow } from '../helpers/n8nEngine';
 import { assertTokenHidden, serializeForLeakCheck } from '../helpers/tokenHygiene';
-import { callResumeWebhook, runUntilParked } from '../helpers/waitingExecution';
-import type { ParkedExecution, ResumeResponse } from '../helpers/waitingExecution';
+import { useResumeReceiver } from '../helpers/resumeReceiver';
+import { runUntilParked } from '../helpers/waitingExecution';
 
 const crew = useCrewService({ deployment: 'flow', dialect: 'live' });
 
@@ -200,50 +197,8 @@ describe('the restore recipe, two Kickoff and Wait nodes in a chain', () => {
 });
 
 describe('Wait By: Callback on a flow', () => {
-	let server: http.Server;
-	let base: string;
-	let parked: ParkedExecution | undefined;
-	let resumedBy: ResumeResponse[] = [];
-	const eventTypes: string[][] = [];
-
-	beforeAll(async () => {
-		// Stands in for n8n's /webhook-waiting/ route: every call the service makes goes to the node's webhook().
-		server = http.createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => {
-				void (async () => {
-					const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: Array<{ type: string }> };
-					eventTypes.push(body.events.map((event) => event.type));
-					let status = 409;
-					const current = parked;
-					if (current && resumedBy.length === 0) {
-						const query = Object.fromEntries(new URL(req.url ?? '/', base).searchParams);
-						const response = await callResumeWebhook(current, { body, headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' }, query });
-						status = response.answered.status ?? 200;
-						// A call of an earlier test's batch still in flight does not count for this one.
-						if (response.resumed && current === parked) resumedBy.push(response);
-					}
-					res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-				})();
-			});
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	});
-	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
-	beforeEach(() => {
-		parked = undefined;
-		resumedBy = [];
-		eventTypes.length = 0;
-		endedCrews.clear();
-	});
-
-	async function untilResumed(timeoutMs = 20_000) {
-		const deadline = Date.now() + timeoutMs;
-		while (resumedBy.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-		return resumedBy;
-	}
+	const receiver = useResumeReceiver();
+	const eventTypes = () => receiver.calls.map((call) => (call.body as { events: Array<{ type: string }> }).events.map((event) => event.type));
 
 	const byCallback = (itemIndex: number) => ({
 		operation: 'kickoffAndWait',
@@ -255,14 +210,14 @@ describe('Wait By: Callback on a flow', () => {
 
 	it.each([1, 3])('parks %i flow item(s) and is resumed by flow_finished, with the records polling gives', async (count) => {
 		crew.service.configure({ durationMs: 1_500 });
-		const execution = await runUntilParked({ parameters: byCallback, credentials: crew.credentials, typeVersion: NEW_NODE, items: items(count), webhookWaitingBaseUrl: `${base}/webhook-waiting` });
+		const execution = await runUntilParked({ parameters: byCallback, credentials: crew.credentials, typeVersion: NEW_NODE, items: items(count), webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
 		if (execution.error) throw execution.error;
 		expect(execution.waitTill).toBeDefined();
-		parked = execution;
+		receiver.park(execution);
 		// The stream asked for is the flow's end, not a crew's (crews inside a flow send their own).
 		expect(crew.service.runs.map((run) => run.callbacks.stream?.events)).toEqual(crew.service.runs.map(() => ['flow_finished', 'flow_failed', 'method_execution_failed']));
-		const [resumed] = await untilResumed();
-		expect(eventTypes.flat().every((type) => type === 'flow_finished')).toBe(true);
+		const [resumed] = await receiver.untilResumed();
+		expect(eventTypes().flat().every((type) => type === 'flow_finished')).toBe(true);
 		const output = resumed.result.workflowData?.[0] ?? [];
 		expect(output).toEqual(
 			crew.service.runs.map((run, item) => ({
@@ -281,10 +236,10 @@ describe('Wait By: Callback on a flow', () => {
 
 	it('ends a failing flow\'s item with polling\'s error, from flow_failed or method_execution_failed', async () => {
 		crew.service.configure({ durationMs: 1_500, plan: () => ({ outcome: 'failure', error: 'write_report failed: quota' }) });
-		const execution = await runUntilParked({ parameters: byCallback, credentials: crew.credentials, typeVersion: NEW_NODE, continueOnFail: true, webhookWaitingBaseUrl: `${base}/webhook-waiting` });
+		const execution = await runUntilParked({ parameters: byCallback, credentials: crew.credentials, typeVersion: NEW_NODE, continueOnFail: true, webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
 		if (execution.error) throw execution.error;
-		parked = execution;
-		const [resumed] = await untilResumed();
+		receiver.park(execution);
+		const [resumed] = await receiver.untilResumed();
 		const [item] = resumed.result.workflowData?.[0] ?? [];
 		expect(item.json).toMatchObject({ kickoff_id: crew.service.runs[0].kickoffId, error: expect.stringContaining(`The crew failed (kickoff ID ${crew.service.runs[0].kickoffId})`) });
 	});

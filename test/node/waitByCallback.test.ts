@@ -1,38 +1,17 @@
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useCrewService, ORGANIZATION_TOKEN } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/crewWorkflow';
 import type { CrewRunOptions } from '../helpers/crewWorkflow';
+import { useResumeReceiver } from '../helpers/resumeReceiver';
+import type { ResumeCall } from '../helpers/resumeReceiver';
 import { callResumeWebhook, runUntilParked as runWorkflowUntilParked } from '../helpers/waitingExecution';
 import type { ParkedExecution } from '../helpers/waitingExecution';
 
 const crew = useCrewService();
 
-/** Stands in for n8n's /webhook-waiting/ route: records every call the crew service makes to the resume URL. */
-interface ResumeCall {
-	url: string;
-	authorization: string | undefined;
-	body: unknown;
-}
-let resumeServer: http.Server;
-let resumeBase: string;
-const resumeCalls: ResumeCall[] = [];
-beforeAll(async () => {
-	resumeServer = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			resumeCalls.push({ url: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-		});
-	});
-	await new Promise<void>((resolve) => resumeServer.listen(0, '127.0.0.1', resolve));
-	resumeBase = `http://127.0.0.1:${(resumeServer.address() as AddressInfo).port}`;
-});
-afterAll(async () => await new Promise((resolve) => resumeServer.close(resolve)));
-beforeEach(() => void (resumeCalls.length = 0));
+/** n8n's /webhook-waiting/ route, recording every call the crew service makes; each test hands them to webhook() itself. */
+const receiver = useResumeReceiver({ forwardCalls: false });
 
 const byCallback = (options: object = {}) => ({
 	operation: 'kickoffAndWait',
@@ -45,21 +24,21 @@ const byCallback = (options: object = {}) => ({
 /** The workflow run on n8n's engine until the Crew node parks it, with n8n's /webhook-waiting/ at the stand-in above. */
 async function runUntilParked(parameters: object, options: Omit<CrewRunOptions, 'parameters' | 'credentials'> & { webhookWaitingBaseUrl?: string | null } = {}) {
 	const before = Date.now();
-	const execution = await runWorkflowUntilParked({ parameters, credentials: crew.credentials, webhookWaitingBaseUrl: `${resumeBase}/webhook-waiting`, ...options });
+	const execution = await runWorkflowUntilParked({ parameters, credentials: crew.credentials, webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl, ...options });
 	if (execution.error) throw execution.error;
 	return { ...execution, before };
 }
 
 /** A call to the resume URL (the crew service's, or a forged one), handled as n8n does: the signature, then the node's webhook(). */
 async function callWebhook(execution: ParkedExecution, call: { url?: string; body: unknown; authorization?: string }) {
-	const query = Object.fromEntries(new URL(call.url ?? '/', resumeBase).searchParams);
+	const query = Object.fromEntries(new URL(call.url ?? '/', receiver.base).searchParams);
 	const headers = { 'content-type': 'application/json', ...(call.authorization === undefined ? {} : { authorization: call.authorization }) };
 	return await callResumeWebhook(execution, { body: call.body, headers, query });
 }
 
 async function deliveredCall(count = 1): Promise<ResumeCall[]> {
 	await crew.service.waitForWebhooks((deliveries) => deliveries.filter((d) => d.kind === 'stream' && d.status !== null).length >= count, 10_000);
-	return resumeCalls;
+	return receiver.calls;
 }
 
 describe('Kickoff and Wait, Wait By: Callback', () => {
@@ -75,7 +54,7 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		// $execution.resumeUrl as n8n 2.x builds it: the waiting route, the execution's ID and its resume token as `signature`.
 		const { resumeToken } = execution.run.data;
 		expect(resumeToken).toMatch(/^\w{16,}$/);
-		const resumeUrl = `${resumeBase}/webhook-waiting/${executionId}?signature=${resumeToken}`;
+		const resumeUrl = `${receiver.webhookWaitingBaseUrl}/${executionId}?signature=${resumeToken}`;
 		expect(run.callbacks.stream).toEqual({ url: resumeUrl, events: ['crew_kickoff_completed', 'crew_kickoff_failed'], realtime: true, auth: 'bearer' });
 		// The waiting item is the timeout output, and holds no token.
 		expect(parked[0].json).toMatchObject({ kickoff_id: run.kickoffId, error: `The crew did not call back within 60 seconds (kickoff ID ${run.kickoffId})` });

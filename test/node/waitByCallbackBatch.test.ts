@@ -1,72 +1,24 @@
 /**
  * Kickoff and Wait, Wait By: Callback for many items, on n8n's real engine and the
  * reference crew service: the batch parks once and resumes once. The resume
- * endpoint below stands in for n8n's /webhook-waiting/ route: it hands every call
- * the service makes to the node's webhook() as n8n does (409 before the execution
- * is parked and after it resumed, since n8n refuses those), concurrently when calls
- * arrive together.
+ * receiver (test/helpers/resumeReceiver.ts) stands in for n8n's /webhook-waiting/
+ * route: it hands every call the service makes to the node's webhook() as n8n does
+ * (409 before the execution is parked and after it resumed, since n8n refuses
+ * those), concurrently when calls arrive together.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { endedCrews } from '../../nodes/Crew/actions/crewWait/waitByCallback';
 import { useCrewService } from '../helpers/crewService';
 import { items, runCrewNode } from '../helpers/crewWorkflow';
 import type { CrewRunOptions, OnError } from '../helpers/crewWorkflow';
+import { useResumeReceiver } from '../helpers/resumeReceiver';
 import { callResumeWebhook, resumeAtTimeout, runUntilParked } from '../helpers/waitingExecution';
-import type { ParkedExecution, ResumeResponse } from '../helpers/waitingExecution';
+import type { ParkedExecution } from '../helpers/waitingExecution';
 
 const crew = useCrewService();
 
-interface HandledCall {
-	authorization: string | undefined;
-	body: unknown;
-	status: number;
-	response?: ResumeResponse;
-}
-
-let server: http.Server;
-let base: string;
-let parked: ParkedExecution | undefined;
-let resumedBy: ResumeResponse[] = [];
-let handled: HandledCall[] = [];
-/** A restart of n8n between calls: no process remembers what an earlier call read. */
-let restartBetweenCalls = false;
-
-beforeAll(async () => {
-	server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			void (async () => {
-				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-				const call: HandledCall = { authorization: req.headers.authorization, body, status: 409 };
-				handled.push(call);
-				if (parked && resumedBy.length === 0) {
-					if (restartBetweenCalls) endedCrews.clear();
-					const query = Object.fromEntries(new URL(req.url ?? '/', base).searchParams);
-					const headers = { 'content-type': 'application/json', ...(call.authorization ? { authorization: call.authorization } : {}) };
-					call.response = await callResumeWebhook(parked, { body, headers, query });
-					call.status = call.response.answered.status ?? 200;
-					if (call.response.resumed) resumedBy.push(call.response);
-				}
-				res.writeHead(call.status, { 'content-type': 'application/json' }).end('{}');
-			})();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => await new Promise((resolve) => server.close(resolve)));
-beforeEach(() => {
-	parked = undefined;
-	resumedBy = [];
-	handled = [];
-	restartBetweenCalls = false;
-	endedCrews.clear();
-	crew.service.configure({ eventStream: { duplicate: false } });
-});
+const receiver = useResumeReceiver();
+beforeEach(() => crew.service.configure({ eventStream: { duplicate: false } }));
 afterEach(() => crew.service.configure({ now: Date.now }));
 
 interface CrewPlan {
@@ -93,9 +45,9 @@ function batchOptions(plans: CrewPlan[], options: object = {}, onError?: OnError
 }
 
 async function park(options: CrewRunOptions & { webhookWaitingBaseUrl?: string }) {
-	const execution = await runUntilParked({ webhookWaitingBaseUrl: `${base}/webhook-waiting`, ...options });
+	const execution = await runUntilParked({ webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl, ...options });
 	if (execution.error) throw execution.error;
-	parked = execution.waitTill ? execution : undefined;
+	receiver.park(execution);
 	return execution;
 }
 
@@ -117,14 +69,6 @@ async function parkBeforeAnyCrewEnds(options: CrewRunOptions) {
 		releasedAt = Date.now();
 		crew.service.releaseMoments();
 	}
-}
-
-async function untilResumed(timeoutMs = 20_000) {
-	const deadline = Date.now() + timeoutMs;
-	while (resumedBy.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-	// Calls still in flight when it resumed, so none is left out of the count.
-	await new Promise((resolve) => setTimeout(resolve, 300));
-	return resumedBy;
 }
 
 /** What Polling outputs for the same plans: the reference output, with its own kickoff ids swapped for the callback run's. */
@@ -163,13 +107,13 @@ describe('Kickoff and Wait, Wait By: Callback, many items', () => {
 		expect(execution.parked.map((item) => item.json.kickoff_id)).toEqual(ids);
 		expect(execution.parked[0].json.error).toBe(`The 6 crews did not all end within 60 seconds; this crew's end was not seen (kickoff ID ${ids[0]})`);
 
-		const [resumed] = await untilResumed();
-		expect(resumedBy).toHaveLength(1);
+		const [resumed] = await receiver.untilResumed();
+		expect(receiver.resumedBy).toHaveLength(1);
 		// Every crew called once; only the last one's call resumed, the others were answered 200 and it kept waiting.
-		expect(handled).toHaveLength(6);
-		expect(handled.filter((call) => call.status === 200 && !call.response?.resumed)).toHaveLength(5);
+		expect(receiver.calls).toHaveLength(6);
+		expect(receiver.calls.filter((call) => call.status === 200 && !call.response?.resumed)).toHaveLength(5);
 		expect(resumed.result.webhookResponse).toEqual({ received: true });
-		const lastCall = handled.find((call) => call.response === resumed);
+		const lastCall = receiver.calls.find((call) => call.response === resumed);
 		expect(JSON.stringify(lastCall?.body)).toContain(ids[0]);
 
 		const reads = statusReads();
@@ -191,9 +135,9 @@ describe('Kickoff and Wait, Wait By: Callback, many items', () => {
 		const ids = kickoffIdsByItem(2);
 		// The first crew's call (sent twice: the service duplicates realtime events).
 		await crew.service.waitForWebhooks((deliveries) => deliveries.filter((d) => d.kind === 'stream' && d.status !== null).length >= 2, 10_000);
-		const first = handled[0];
-		expect(handled.map((call) => call.status)).toEqual([200, 200]);
-		expect(resumedBy).toHaveLength(0);
+		const first = receiver.calls[0];
+		expect(receiver.calls.map((call) => call.status)).toEqual([200, 200]);
+		expect(receiver.resumedBy).toHaveLength(0);
 		const events = (first.body as { events: IDataObject[] }).events;
 		const signature = { signature: execution.run.data.resumeToken ?? '' };
 		const send = async (body: unknown, authorization?: string) =>
@@ -213,22 +157,21 @@ describe('Kickoff and Wait, Wait By: Callback, many items', () => {
 		const repeat = await send(first.body, first.authorization);
 		expect([repeat.answered.status, repeat.result.workflowData]).toEqual([200, undefined]);
 
-		const [resumed] = await untilResumed();
-		expect(resumedBy).toHaveLength(1);
+		const [resumed] = await receiver.untilResumed();
+		expect(receiver.resumedBy).toHaveLength(1);
 		expect(resumed.resumed?.outputs).toEqual(await pollingOutput(options, ids));
 	});
 
 	it('leaves no batch waiting when all its crews end within 50 ms, on one process or with a restart between calls', async () => {
 		for (const restart of [false, true]) {
-			resumedBy = [];
-			handled = [];
-			restartBetweenCalls = restart;
+			receiver.reset();
+			receiver.restartBetweenCalls = restart;
 			const from = crew.service.runs.length;
 			const plans: CrewPlan[] = Array.from({ length: 8 }, (_, index) => ({ durationMs: 1_500 + index * 7 }));
 			const options = batchOptions(plans);
 			const execution = await parkBeforeAnyCrewEnds(options);
 			expect(execution.waitTill).toBeDefined();
-			const resumed = await untilResumed();
+			const resumed = await receiver.untilResumed();
 			// One process never resumes twice; n8n 2.x refuses a second resume across processes (ActiveExecutions.add).
 			expect(resumed.length).toBe(restart ? resumed.length : 1);
 			expect(resumed.length).toBeGreaterThanOrEqual(1);
@@ -258,7 +201,7 @@ describe('Kickoff and Wait, Wait By: Callback, many items', () => {
 		const ids = kickoffIdsByItem(4);
 		// The crew of 1.5 s calls; the one that never ends keeps the batch waiting.
 		await crew.service.waitForWebhooks((deliveries) => deliveries.filter((d) => d.kind === 'stream' && d.status !== null).length >= 1, 10_000);
-		expect(resumedBy).toHaveLength(0);
+		expect(receiver.resumedBy).toHaveLength(0);
 		const { output, run } = await resumeAtTimeout(execution);
 		expect(run.status).toBe('success');
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
@@ -280,12 +223,12 @@ describe('Kickoff and Wait, Wait By: Callback, many items', () => {
 		expect(execution.waitTill).toBeDefined();
 		const ids = kickoffIdsByItem(500);
 		// A hang guard only: on a loaded machine n8n's engine takes minutes over 500 calls.
-		const [resumed] = await untilResumed(300_000);
-		expect(resumedBy).toHaveLength(1);
+		const [resumed] = await receiver.untilResumed(300_000);
+		expect(receiver.resumedBy).toHaveLength(1);
 		const output = resumed.resumed?.output ?? [];
 		expect(output.map((item) => [item.json.kickoff_id, item.json.state, item.pairedItem])).toEqual(ids.map((id, item) => [id, 'completed', { item }]));
 		const reads = statusReads();
-		console.log(`500 crews by callback: ${handled.length} calls, ${reads} status reads, ${(reads / 500).toFixed(2)} per kickoff`);
+		console.log(`500 crews by callback: ${receiver.calls.length} calls, ${reads} status reads, ${(reads / 500).toFixed(2)} per kickoff`);
 		expect(reads / 500).toBeLessThanOrEqual(3);
 	}, 420_000);
 });

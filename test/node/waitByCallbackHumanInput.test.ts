@@ -3,71 +3,21 @@
  * with crews that pause for human input after the execution parked. Live, a paused
  * crew sends no stream event and its status reads NOT FOUND; what it sends is the
  * human-input call to the kickoff's `humanInputWebhookUrl`, with no Authorization.
- * The resume endpoint below stands in for n8n's /webhook-waiting/ route and hands
+ * The resume receiver stands in for n8n's /webhook-waiting/ route and hands
  * each call to the node's webhook(); a call that comes before the execution is
  * parked is held until it is, so every call here is one made after parking,
  * however slow the machine (that a call before parking is lost is n8n's 409).
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
-
-import { endedCrews } from '../../nodes/Crew/actions/crewWait/waitByCallback';
 import { useCrewService } from '../helpers/crewService';
 import { items } from '../helpers/crewWorkflow';
 import type { CrewRunOptions } from '../helpers/crewWorkflow';
+import { useResumeReceiver } from '../helpers/resumeReceiver';
 import { callResumeWebhook, runUntilParked } from '../helpers/waitingExecution';
-import type { ParkedExecution, ResumeResponse } from '../helpers/waitingExecution';
 
 const crew = useCrewService({ dialect: 'live' });
 
-interface HandledCall {
-	authorization: string | undefined;
-	body: unknown;
-	status: number;
-	response?: ResumeResponse;
-}
-
-let server: http.Server;
-let base: string;
-let parked: ParkedExecution | undefined;
-let parkedNow: () => void = () => undefined;
-let parking: Promise<void> = Promise.resolve();
-let resumedBy: ResumeResponse[] = [];
-let handled: HandledCall[] = [];
-
-beforeAll(async () => {
-	server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			void (async () => {
-				await parking;
-				const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-				const call: HandledCall = { authorization: req.headers.authorization, body, status: 409 };
-				handled.push(call);
-				if (parked && resumedBy.length === 0) {
-					const query = Object.fromEntries(new URL(req.url ?? '/', base).searchParams);
-					const headers = { 'content-type': 'application/json', ...(call.authorization ? { authorization: call.authorization } : {}) };
-					call.response = await callResumeWebhook(parked, { body, headers, query });
-					call.status = call.response.answered.status ?? 200;
-					if (call.response.resumed) resumedBy.push(call.response);
-				}
-				res.writeHead(call.status, { 'content-type': 'application/json' }).end('{}');
-			})();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => await new Promise((resolve) => server.close(resolve)));
-beforeEach(() => {
-	parked = undefined;
-	resumedBy = [];
-	handled = [];
-	endedCrews.clear();
-	parking = new Promise((resolve) => (parkedNow = resolve));
-	crew.service.configure({ eventStream: { duplicate: false } });
-});
+const receiver = useResumeReceiver({ holdCallsUntilParked: true });
+beforeEach(() => crew.service.configure({ eventStream: { duplicate: false } }));
 afterEach(() => crew.service.configure({ now: Date.now }));
 
 interface CrewPlan {
@@ -107,21 +57,13 @@ function batchOptions(plans: CrewPlan[], options: object = {}) {
 
 async function park(plans: CrewPlan[], options: object = {}) {
 	const { run, releaseClock } = batchOptions(plans, options);
-	const execution = await runUntilParked({ webhookWaitingBaseUrl: `${base}/webhook-waiting`, ...run });
+	const execution = await runUntilParked({ webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl, ...run });
 	if (execution.error) throw execution.error;
 	expect(execution.waitTill).toBeDefined();
-	parked = execution;
+	// The clock first: the held calls then read the crews in real time.
 	releaseClock();
-	parkedNow();
+	receiver.park(execution);
 	return execution;
-}
-
-async function untilResumed(timeoutMs = 20_000) {
-	const deadline = Date.now() + timeoutMs;
-	while (resumedBy.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-	// Calls still in flight when it resumed, so none is left out of the count.
-	await new Promise((resolve) => setTimeout(resolve, 300));
-	return resumedBy;
 }
 
 const kickoffIdsByItem = () => {
@@ -137,15 +79,15 @@ describe('Wait By: Callback, a crew that pauses for human input after parking (l
 	it('hands the service the resume URL as humanInputWebhookUrl; the human-input call resumes the execution with the item paused and the call\'s task ID', async () => {
 		const execution = await park([{ durationMs: 1_500, pauses: true }]);
 		const [run] = crew.service.runs;
-		const resumeUrl = `${base}/webhook-waiting/${execution.executionId}?signature=${execution.run.data.resumeToken}`;
+		const resumeUrl = `${receiver.webhookWaitingBaseUrl}/${execution.executionId}?signature=${execution.run.data.resumeToken}`;
 		expect(run.callbacks.humanInput).toEqual({ url: resumeUrl, auth: null });
 
-		const [resumed] = await untilResumed();
-		expect(resumedBy).toHaveLength(1);
+		const [resumed] = await receiver.untilResumed();
+		expect(receiver.resumedBy).toHaveLength(1);
 		// The only call was the human-input one, without Authorization; it is what resumed the execution.
-		expect(handled).toHaveLength(1);
-		expect(handled[0].authorization).toBeUndefined();
-		const call = handled[0].body as { task_id: string; kickoff_id: string };
+		expect(receiver.calls).toHaveLength(1);
+		expect(receiver.calls[0].authorization).toBeUndefined();
+		const call = receiver.calls[0].body as { task_id: string; kickoff_id: string };
 		expect(call.kickoff_id).toBe(run.kickoffId);
 		expect(call.task_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
 		expect(humanInputCalls()).toHaveLength(1);
@@ -163,13 +105,13 @@ describe('Wait By: Callback, a crew that pauses for human input after parking (l
 
 	it('a batch of 3: the crews that complete give their records, the one that pauses last is paused with its task ID, and the batch resumes once', async () => {
 		const plans: CrewPlan[] = [{ durationMs: 1_500 }, { durationMs: 6_000, pauses: true }, { durationMs: 2_000 }];
-		await park(plans);
+		const parked = await park(plans);
 		const ids = kickoffIdsByItem();
-		const [resumed] = await untilResumed();
-		expect(resumedBy).toHaveLength(1);
+		const [resumed] = await receiver.untilResumed();
+		expect(receiver.resumedBy).toHaveLength(1);
 		// Two crews' end calls (with their tokens) kept it waiting; the human-input call resumed it.
-		expect(handled).toHaveLength(3);
-		expect(handled.filter((call) => call.authorization !== undefined).map((call) => [call.status, call.response?.resumed])).toEqual([
+		expect(receiver.calls).toHaveLength(3);
+		expect(receiver.calls.filter((call) => call.authorization !== undefined).map((call) => [call.status, call.response?.resumed])).toEqual([
 			[200, undefined],
 			[200, undefined],
 		]);
@@ -182,7 +124,7 @@ describe('Wait By: Callback, a crew that pauses for human input after parking (l
 		]);
 		expect(output[1].json.task_id).toBe(taskId);
 		// A late human-input call after the resume changes nothing: the batch is already resumed.
-		const late = await callResumeWebhook(parked as ParkedExecution, { body: humanInputCalls()[0].payload, headers: {}, query: { signature: parked?.run.data.resumeToken ?? '' } });
+		const late = await callResumeWebhook(parked, { body: humanInputCalls()[0].payload, headers: {}, query: { signature: parked.run.data.resumeToken ?? '' } });
 		expect(late.result.workflowData).toBeUndefined();
 		expect(late.answered).toEqual({ status: 200, body: { received: true, resumed: false, reason: 'the batch is already being resumed' } });
 	});
@@ -209,16 +151,16 @@ describe('Wait By: Callback, a crew that pauses for human input after parking (l
 		expect([unknown, unsigned, bare, running].every(({ result }) => result.workflowData === undefined)).toBe(true);
 		// The first crew's own end keeps it waiting on the crew that never ends.
 		await crew.service.waitForWebhooks((deliveries) => deliveries.some((d) => d.kind === 'stream' && d.status !== null), 10_000);
-		expect(resumedBy).toHaveLength(0);
-		expect(handled.map((call) => call.status)).toEqual([200]);
+		expect(receiver.resumedBy).toHaveLength(0);
+		expect(receiver.calls.map((call) => call.status)).toEqual([200]);
 	});
 
 	it('leaves a Human Input Webhook URL the user set in place: the service calls it, not the resume URL', async () => {
-		const triggerUrl = `${base}/webhook/crew-trigger`;
+		const triggerUrl = `${receiver.base}/webhook/crew-trigger`;
 		const execution = await park([{ durationMs: 1_200 }], { humanInputWebhookUrl: triggerUrl });
 		expect(crew.service.runs[0].callbacks.humanInput).toEqual({ url: triggerUrl, auth: null });
 		// The crew completes and its stream call resumes the execution as before.
-		const [resumed] = await untilResumed();
+		const [resumed] = await receiver.untilResumed();
 		expect(resumed.resumed?.output.map((item) => item.json.state)).toEqual(['completed']);
 		expect(execution.waitTill).toBeDefined();
 	});

@@ -3,57 +3,24 @@
  * kicks off against the reference service, which calls a loopback receiver that
  * hands each request (headers and raw body as received) to the Crew Trigger.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerFeedback } from '../../nodes/Crew/actions/feedbackRequest/answer.operation';
 import type { PostJson } from '../../nodes/Crew/actions/feedbackRequest/answer.operation';
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/executeFunctions';
-import { callCrewTrigger, startedItems } from '../helpers/webhookFunctions';
+import { useTriggerReceivers } from '../helpers/triggerReceiver';
 
 const crew = useCrewService({ durationMs: 300 });
 const CALLBACK_TOKEN = 'cb-tok-DISTINCTIVE-4e81aa';
 const SIGNING_SECRET = 'whsec_DISTINCTIVE_5a9d3c';
 
-interface Received {
-	status: number;
-	items?: IDataObject[];
-}
-
 // useCrewService resets the rest; these options are this file's own.
 beforeEach(() => crew.service.configure({ eventStream: { shuffle: true, duplicate: false, flushMs: 100 }, flowFeedback: null, now: Date.now }));
 
-let closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-	await Promise.all(closers.map((close) => close()));
-	closers = [];
-});
-
 /** A loopback stand-in for n8n's webhook endpoint: every request goes to the trigger as received. */
-async function startTrigger(events: string[], credentials: IDataObject | undefined) {
-	const received: Received[] = [];
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		// A failing trigger answers 500, which the test then sees, rather than an unhandled rejection.
-		request.on('end', () => void answerCall().catch(() => response.writeHead(500).end()));
-		const answerCall = async () => {
-			const rawBody = Buffer.concat(chunks).toString('utf8');
-			const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-			const { result, response: answer } = await callCrewTrigger(JSON.parse(rawBody), { events }, { headers, rawBody, credentials });
-			const status = answer.status ?? 200;
-			received.push({ status, items: startedItems(result) });
-			response.writeHead(status).end();
-		};
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	closers.push(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/abc/crew`;
-	const started = () => received.flatMap((entry) => entry.items ?? []);
-	return { url, received, started };
-}
+const startReceiver = useTriggerReceivers();
+const startTrigger = async (events: string[], credentials: IDataObject | undefined) => await startReceiver({ events }, credentials);
 
 const senderCredentials = () => ({ ...crew.credentials, bearerToken: CALLBACK_TOKEN, basicUser: 'crewai', basicPassword: 'pw-DISTINCTIVE-17' }) as typeof crew.credentials;
 const kickoff = (options: IDataObject) =>

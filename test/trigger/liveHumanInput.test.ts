@@ -5,44 +5,19 @@
  * with no Authorization, a loopback receiver hands the request to the Crew
  * Trigger, and a Resume fed the trigger's item continues the crew.
  */
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/crewWorkflow';
-import { callCrewTrigger, startedItems } from '../helpers/webhookFunctions';
+import { useTriggerReceivers } from '../helpers/triggerReceiver';
 
 const crew = useCrewService({ dialect: 'live', durationMs: 300 });
 const CALLBACK_TOKEN = 'cb-tok-DISTINCTIVE-live-2b71';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-	await Promise.all(closers.map((close) => close()));
-	closers = [];
-});
-
 /** A loopback stand-in for n8n's webhook endpoint: every request goes to the trigger as received. */
-async function startTrigger(credentials: IDataObject | undefined) {
-	const received: Array<{ status: number; authorization?: string; items?: IDataObject[] }> = [];
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => void answerCall().catch(() => response.writeHead(500).end()));
-		const answerCall = async () => {
-			const rawBody = Buffer.concat(chunks).toString('utf8');
-			const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-			const { result, response: answer } = await callCrewTrigger(JSON.parse(rawBody), { events: ['humanInput'] }, { headers, rawBody, credentials });
-			const status = answer.status ?? 200;
-			received.push({ status, authorization: headers.authorization, items: startedItems(result) });
-			response.writeHead(status).end();
-		};
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	closers.push(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/abc/crew`, received };
-}
+const startReceiver = useTriggerReceivers();
+const startTrigger = async (credentials: IDataObject | undefined) => await startReceiver({ events: ['humanInput'] }, credentials);
 
 const pausingKickoff = (humanInputWebhookUrl: string) => ({
 	operation: 'kickoff',
@@ -63,7 +38,8 @@ describe('Human Input Webhook URL → live call → Crew Trigger → Resume', ()
 
 		await humanInputCalls();
 		expect(trigger.received).toHaveLength(1);
-		expect(trigger.received[0]).toMatchObject({ status: 200, authorization: undefined });
+		expect(trigger.received[0].status).toBe(200);
+		expect(trigger.calls.map((call) => call.authorization)).toEqual([undefined]);
 		const [item] = trigger.received[0].items ?? [];
 		expect(item).toMatchObject({ event: 'human_input_requested', kickoff_id: kickoffId, task_id: expect.stringMatching(UUID), task_output: 'Analysis of topic=callbacks', authenticated: false });
 
@@ -90,7 +66,8 @@ describe('Human Input Webhook URL → live call → Crew Trigger → Resume', ()
 		const sent = crew.service.requests.find((request) => request.route === 'kickoff')?.body as IDataObject;
 		expect(sent).toMatchObject({ humanInputWebhookUrl: trigger.url, humanInputWebhook: { url: trigger.url, authentication: { strategy: 'bearer', token: '[REDACTED]' } } });
 		await humanInputCalls();
-		expect(trigger.received).toEqual([{ status: 200, authorization: undefined, items: [expect.objectContaining({ authenticated: false })] }]);
+		expect(trigger.received).toEqual([{ status: 200, items: [expect.objectContaining({ authenticated: false })] }]);
+		expect(trigger.calls.map((call) => call.authorization)).toEqual([undefined]);
 	});
 
 	it('a rejection sent with Human Input Webhook URL: the resumed run pauses again and calls the trigger with its own kickoff id', async () => {

@@ -10,6 +10,8 @@ import {
 	shouldPark,
 	timeoutMarker,
 	waitingRecord,
+	isFlowEndEvent,
+	callbackHumanInputField,
 } from '../../nodes/waiting/callbackWait';
 import type { CrewStatus } from '../../nodes/records/crewStatus';
 
@@ -21,6 +23,8 @@ const BEARER = `Bearer ${TOKEN}`;
 function running(): CrewStatus {
 	return { kickoff_id: 'kick-1', state: 'running', result: null, result_json: null, error: null, task_id: null, response: {} };
 }
+
+const KICKOFF_ID = '97eba64f-958c-40a0-b61c-625fe635a3c0';
 
 describe('callbackStreamField', () => {
 	it('hands the resume URL over exactly as given, query string included, with both terminal events and the bearer token', () => {
@@ -156,5 +160,39 @@ describe('callbackRefusal', () => {
 
 	it('refuses the AI tool variant', () => {
 		expect(callbackRefusal('n8n-nodes-crewai.crewTool')?.message).toContain('AI tool');
+	});
+});
+
+describe('Wait By: Callback for a flow', () => {
+	const TOKEN = 'a'.repeat(64);
+	const awaited = { kickoffId: KICKOFF_ID, tokenHash: hashCallbackToken(TOKEN) };
+	const call = (type: string) => ({ body: { events: [{ id: 'e1', execution_id: KICKOFF_ID, timestamp: '2026-10-01T00:00:00.000Z', type, data: {} }] }, authorization: `Bearer ${TOKEN}` });
+
+	it('asks a flow\'s stream for the events that end a flow, and a crew\'s for a crew\'s, as before', () => {
+		expect(callbackStreamField('http://n8n/resume', TOKEN, 'flow').events).toEqual(['flow_finished', 'flow_failed', 'method_execution_failed']);
+		expect(callbackStreamField('http://n8n/resume', TOKEN, 'crew').events).toEqual(['crew_kickoff_completed', 'crew_kickoff_failed']);
+		expect(callbackStreamField('http://n8n/resume', TOKEN).events).toEqual(['crew_kickoff_completed', 'crew_kickoff_failed']);
+	});
+
+	it('takes flow_finished, flow_failed and method_execution_failed as the end; other flow events are not', () => {
+		for (const type of ['flow_finished', 'flow_failed', 'method_execution_failed']) {
+			expect(readCallback(call(type), awaited)).toEqual({ kind: 'final', eventType: type });
+			expect(isFlowEndEvent(type)).toBe(true);
+		}
+		expect(readCallback(call('method_execution_finished'), awaited)).toEqual({ kind: 'notFinal' });
+		expect(isFlowEndEvent('crew_kickoff_completed')).toBe(false);
+	});
+});
+
+describe('callbackHumanInputField', () => {
+	const resumeUrl = 'https://n8n.example.com/webhook-waiting/42?signature=abc';
+
+	it('hands a crew the resume URL as humanInputWebhookUrl, without auth', () => {
+		expect(callbackHumanInputField({ inputs: {} }, resumeUrl)).toEqual({ humanInputWebhookUrl: resumeUrl });
+	});
+
+	it('leaves the user\'s own Human Input Webhook URL in place, and adds nothing for a flow', () => {
+		expect(callbackHumanInputField({ humanInputWebhookUrl: 'https://n8n.example.com/webhook/trigger' }, resumeUrl)).toEqual({});
+		expect(callbackHumanInputField({ inputs: {} }, resumeUrl, 'flow')).toEqual({});
 	});
 });

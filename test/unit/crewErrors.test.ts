@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { ADVICE, adviceCode, adviceFor, crewAnswerError, scrubSecret } from '../../nodes/Crew/transport/crewErrors';
+import { ADVICE, adviceCode, adviceFor, crewAnswerError, scrubSecret, INPUTS_ID_ADVICE } from '../../nodes/Crew/transport/crewErrors';
 import type { CrewAction } from '../../nodes/Crew/transport/crewErrors';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -149,5 +149,25 @@ describe('the live service\'s errors', () => {
 		const error = crewAnswerError(node, { kind: 'network', code: 'ECONNABORTED', message: 'timeout of 300000ms exceeded' }, { action: 'kickoff', itemIndex: 0, baseUrl: 'https://crew.example' });
 		expect(error.message).toBe('The crew service at https://crew.example did not answer the kickoff in time; the crew may have started');
 		expect(error.description).toMatch(/not sent again.*Before running again, check whether it started: the crew's executions in the dashboard \(or Get Status/);
+	});
+});
+
+describe('the advice for a 422 about inputs.id', () => {
+	const message = "'inputs.id' must be a valid UUID when provided; got 'test 1'.";
+
+	it('names Restore From State ID, in the documented and in FastAPI\'s shape', () => {
+		expect(INPUTS_ID_ADVICE).toMatch(/Restore From State ID/);
+		const documented = crewAnswerError(node, { kind: 'http', statusCode: 422, body: { error: 'Validation Error', message } }, { action: 'kickoff', itemIndex: 0 });
+		expect(documented.message).toBe(`The crew service answered 422 while starting the crew: Validation Error: ${message}`);
+		expect(documented.description).toBe(INPUTS_ID_ADVICE);
+		const fastApi = { detail: [{ loc: ['body', 'inputs', 'id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }] };
+		expect(crewAnswerError(node, { kind: 'http', statusCode: 422, body: fastApi }, { action: 'kickoff', itemIndex: 0 }).description).toBe(INPUTS_ID_ADVICE);
+	});
+
+	it('leaves every other 422 its advice', () => {
+		expect(adviceFor('kickoff', 422, [], 'Missing required inputs')).toBe(adviceFor('kickoff', 422));
+		expect(adviceFor('kickoff', 422, ['id'], message)).toBe('Give values for: id. Get Inputs lists every input the crew expects.');
+		expect(adviceFor('getStatus', 422, [], message)).toBe(adviceFor('getStatus', 422));
+		expect(adviceFor('kickoff', 400, [], message)).toBe(adviceFor('kickoff', 400));
 	});
 });

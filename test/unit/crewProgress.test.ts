@@ -71,6 +71,13 @@ describe('progressEvents: the documented dialect (status, current_task, progress
 		expect(events[1]).toEqual([{ kind: 'state', state: 'failed', reason: 'Task execution failed: Invalid API key' }]);
 	});
 
+	it('a stopped crew (REVOKED) says so once, with no reason and no answer', () => {
+		const events = eventsOf([running('analysis_task', 1), { status: 'revoked' }, { status: 'revoked' }]);
+		expect(events[1]).toEqual([{ kind: 'state', state: 'stopped' }]);
+		expect(events[2]).toEqual([]);
+		expect(textOf([{ state: 'REVOKED', status: 'Task is Revoked' }])).toBe(`The crew was stopped (kickoff ID ${KICKOFF_ID})  \n`);
+	});
+
 	it('a pause names the task waiting for a human', () => {
 		const events = eventsOf([running('analysis_task', 1), { status: 'pending_human_input', task_id: 'analysis_task', output: 'draft' }]);
 		expect(events[1]).toEqual([{ kind: 'state', state: 'paused', taskId: 'analysis_task' }]);

@@ -1,4 +1,8 @@
-import { readCrewStatus, readCrewState } from '../../nodes/records/crewStatus';
+import { readCrewStatus, readCrewState, readFlowState } from '../../nodes/records/crewStatus';
+
+const KICKOFF_ID = '97eba64f-958c-40a0-b61c-625fe635a3c0';
+
+const STATE_ID = '123e4567-e89b-42d3-a456-426614174000';
 
 describe('readCrewStatus: the wild (Celery-like) dialect', () => {
 	it('reads a running record, keeping the raw record as response', () => {
@@ -35,8 +39,26 @@ describe('readCrewStatus: the wild (Celery-like) dialect', () => {
 		expect(readCrewStatus('k', { state }).state).toBe('pending');
 	});
 
-	it.each(['FAILED', 'FAILURE', 'REVOKED', 'error'])('reads %s as failed', (state) => {
+	it.each(['FAILED', 'FAILURE', 'error'])('reads %s as failed', (state) => {
 		expect(readCrewStatus('k', { state }).state).toBe('failed');
+	});
+});
+
+describe('readCrewStatus: a stopped run (REVOKED)', () => {
+	it.each([
+		['the wild dialect', { state: 'REVOKED' }],
+		['the live dialect, with its status word', { state: 'REVOKED', status: 'Task is Revoked', result: null, usage_metrics: { total_tokens: 860, prompt_tokens: 640, completion_tokens: 220 } }],
+		['the documented dialect', { status: 'revoked' }],
+		['another plausible spelling', { status: 'cancelled' }],
+	])('reads %s as stopped: never running, pending, or a failure without a reason', (_, record) => {
+		const status = readCrewStatus('k', record);
+		expect(status).toMatchObject({ kickoff_id: 'k', state: 'stopped', result: null, result_json: null, error: null, task_id: null });
+	});
+
+	it('keeps the tokens a stopped run used, and no flow state', () => {
+		const status = readCrewStatus('k', { state: 'REVOKED', usage_metrics: { total_tokens: 860, prompt_tokens: 640, completion_tokens: 220 } }, 'flow');
+		expect(status.usage).toMatchObject({ total_tokens: 860 });
+		expect(status.flow_state).toBeUndefined();
 	});
 });
 
@@ -63,7 +85,7 @@ describe('readCrewStatus: the documented dialect', () => {
 	});
 
 	it('gives a reason even when a failed record has none', () => {
-		expect(readCrewStatus('k', { status: 'revoked' }).error).toContain('revoked');
+		expect(readCrewStatus('k', { status: 'failure' }).error).toContain('failure');
 	});
 });
 
@@ -151,5 +173,44 @@ describe('readCrewStatus: the live platform-guide record', () => {
 		const status = readCrewStatus('k', { state: 'SUCCESS', result: 'x' });
 		expect(status).not.toHaveProperty('usage');
 		expect(status).not.toHaveProperty('progress');
+	});
+});
+
+describe('a flow\'s final state id', () => {
+	it('falls back to the kickoff id for a completed flow whose record carries no state (live: the final method\'s text)', () => {
+		const live = { state: 'SUCCESS', status: null, result: 'Flow finished', result_json: null };
+		expect(readCrewStatus(KICKOFF_ID, live, 'flow')).toMatchObject({ state: 'completed', result: 'Flow finished', flow_state: { id: KICKOFF_ID } });
+	});
+
+	it('keeps a state the record carries, and gives none for a crew, a running flow or a failed one', () => {
+		const state = { id: '123e4567-e89b-42d3-a456-426614174000', topic: 't' };
+		expect(readCrewStatus(KICKOFF_ID, { state: 'SUCCESS', result: state, result_json: state }, 'flow').flow_state).toEqual(state);
+		expect(readCrewStatus(KICKOFF_ID, { state: 'SUCCESS', result: 'text' })).not.toHaveProperty('flow_state');
+		expect(readCrewStatus(KICKOFF_ID, { state: 'SUCCESS', result: 'text' }, 'crew')).not.toHaveProperty('flow_state');
+		expect(readCrewStatus(KICKOFF_ID, { state: 'RUNNING' }, 'flow')).not.toHaveProperty('flow_state');
+		expect(readCrewStatus(KICKOFF_ID, { state: 'FAILED', status: 'boom' }, 'flow')).not.toHaveProperty('flow_state');
+	});
+});
+
+describe('readFlowState', () => {
+	const state = { id: STATE_ID, counter: 2 };
+
+	it('finds a flow\'s final state where a finished flow\'s record holds it', () => {
+		expect(readFlowState({ state: 'SUCCESS', result: state, result_json: state })).toBe(state);
+		expect(readFlowState({ state: 'SUCCESS', result: 'done', result_json: state })).toBe(state);
+		expect(readFlowState({ status: 'completed', result: { output: 'done', state } })).toBe(state);
+	});
+
+	it('takes no object without a UUID id for a state: a crew\'s structured output stays only result_json', () => {
+		expect(readFlowState({ state: 'SUCCESS', result: 'done', result_json: { id: 7, score: 1 } })).toBeUndefined();
+		expect(readFlowState({ status: 'completed', result: { output: 'done', tasks: [] } })).toBeUndefined();
+	});
+
+	it('adds flow_state to a completed record only, so a crew\'s record keeps its fields exactly', () => {
+		const flow = readCrewStatus('k1', { state: 'SUCCESS', result: state, result_json: state });
+		expect(flow).toMatchObject({ state: 'completed', result_json: state, flow_state: state });
+		const crew = readCrewStatus('k2', { state: 'SUCCESS', result: 'Final report', result_json: { score: 7 } });
+		expect(Object.keys(crew)).toEqual(['kickoff_id', 'state', 'result', 'result_json', 'error', 'task_id', 'response']);
+		expect(readCrewStatus('k3', { state: 'RUNNING', result: state })).not.toHaveProperty('flow_state');
 	});
 });

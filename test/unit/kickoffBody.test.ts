@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
 
-import { buildKickoffBody, buildResumeBody, findMissingInputs, readResumedRunId, InvalidParameterError, parseJsonObject, toInputText, toWireInputs } from '../../nodes/records/kickoffBody';
+import { buildKickoffBody, buildResumeBody, findMissingInputs, readResumedRunId, InvalidParameterError, parseJsonObject, toInputText, toWireInputs, toFlowFieldValue, toFlowFieldValues, toFlowInputs, readRestoreFromStateId } from '../../nodes/records/kickoffBody';
+
+const STATE_ID = '123e4567-e89b-42d3-a456-426614174000';
 
 describe('parseJsonObject', () => {
 	it('accepts a JSON string, an object, and empty values', () => {
@@ -107,5 +109,91 @@ describe('readResumedRunId', () => {
 		for (const answer of [{ status: 'resumed', message: 'Execution resumed successfully' }, { kickoff_id: '' }, { kickoff_id: 7 }, 'text', null]) {
 			expect(readResumedRunId(answer)).toBeUndefined();
 		}
+	});
+});
+
+describe('a flow\'s inputs as sent', () => {
+	it('keeps JSON types in JSON mode, dates as ISO 8601, and leaves empty values out', () => {
+		expect(toFlowInputs({ topic: 't', count: 2, draft: false, history: ['one'], filters: { a: 1 }, note: null, empty: '', gone: undefined })).toEqual({
+			topic: 't',
+			count: 2,
+			draft: false,
+			history: ['one'],
+			filters: { a: 1 },
+		});
+		expect(toFlowInputs({ when: DateTime.fromISO('2026-01-02T03:04:05.000Z', { zone: 'utc' }), at: new Date('2026-01-02T03:04:05.000Z') })).toEqual({
+			when: '2026-01-02T03:04:05.000Z',
+			at: '2026-01-02T03:04:05.000Z',
+		});
+		// An id the user gives in JSON mode goes out as it is (the deprecated resume; the service answers a non-UUID with 422).
+		expect(toFlowInputs({ id: 'test 1' })).toEqual({ id: 'test 1' });
+	});
+
+	it('reads mapped text by its field\'s type: numbers, booleans, JSON lists and objects', () => {
+		expect(toFlowFieldValue('count', 'number', '2')).toBe(2);
+		expect(toFlowFieldValue('count', 'number', 2)).toBe(2);
+		expect(toFlowFieldValue('draft', 'boolean', 'true')).toBe(true);
+		expect(toFlowFieldValue('history', 'array', '["one", "two"]')).toEqual(['one', 'two']);
+		expect(toFlowFieldValue('history', 'array', ['one'])).toEqual(['one']);
+		expect(toFlowFieldValue('filters', 'object', '{"a": 1}')).toEqual({ a: 1 });
+		expect(toFlowFieldValue('topic', 'string', 'tides')).toBe('tides');
+	});
+
+	it('parses JSON list or object text in a text field (the type of every field of a names-only listing); other text stays', () => {
+		expect(toFlowFieldValue('history', 'string', ' ["one"] ')).toEqual(['one']);
+		expect(toFlowFieldValue('history', undefined, '{"a": 1}')).toEqual({ a: 1 });
+		expect(toFlowFieldValue('topic', 'string', '[draft] tides')).toBe('[draft] tides');
+		expect(toFlowFieldValue('topic', 'string', '42')).toBe('42');
+	});
+
+	it('refuses text a list, object or number field cannot take, naming the field, before any request', () => {
+		expect(() => toFlowFieldValue('history', 'array', 'one, two')).toThrow(InvalidParameterError);
+		expect(() => toFlowFieldValue('history', 'array', '{"a": 1}')).toThrow(/The flow's field history takes a JSON list, not "\{"a": 1\}"/);
+		expect(() => toFlowFieldValue('filters', 'object', '[1]')).toThrow(/takes a JSON object/);
+		expect(() => toFlowFieldValue('count', 'number', 'two')).toThrow(/takes a number, not "two"/);
+	});
+
+	it('sends only the mapped fields that have a value', () => {
+		expect(toFlowFieldValues({ topic: 't', count: '', history: null, note: '  ' }, { topic: 'string', count: 'number', history: 'array' })).toEqual({ topic: 't' });
+		expect(toFlowFieldValues({ count: '3', history: '["a"]' }, { count: 'number', history: 'array' })).toEqual({ count: 3, history: ['a'] });
+	});
+});
+
+describe('readRestoreFromStateId', () => {
+	it('gives the trimmed id, and undefined for empty, null or absent', () => {
+		expect(readRestoreFromStateId(`  ${STATE_ID}\n`)).toBe(STATE_ID);
+		expect([undefined, null, '', '   '].map(readRestoreFromStateId)).toEqual([undefined, undefined, undefined, undefined]);
+	});
+
+	it('refuses anything else naming the option, showing the value, and saying nothing was sent', () => {
+		const refusal = (value: unknown) => {
+			try {
+				readRestoreFromStateId(value);
+			} catch (error) {
+				return error as InvalidParameterError;
+			}
+			throw new Error(`accepted ${String(value)}`);
+		};
+		const text = refusal('test 1');
+		expect(text).toBeInstanceOf(InvalidParameterError);
+		expect(text.message).toBe('Restore From State ID is not a UUID: "test 1"');
+		expect(text.description).toMatch(/UUID such as .*No request was sent for this item\.$/);
+		expect(refusal(42).message).toBe('Restore From State ID is not a UUID: a number');
+		expect(refusal({ id: STATE_ID }).message).toBe('Restore From State ID is not a UUID: an object');
+		expect(refusal('x'.repeat(500)).message.length).toBeLessThan(140);
+	});
+});
+
+describe('buildKickoffBody with Restore From State ID', () => {
+	it('sends the id at the top level beside inputs, never inside them', () => {
+		expect(buildKickoffBody({ topic: 'AI' }, { restoreFromStateId: STATE_ID })).toEqual({ inputs: { topic: 'AI' }, restoreFromStateId: STATE_ID });
+	});
+
+	it('leaves it out when empty, and sends an input named id as given (the user\'s data)', () => {
+		expect(buildKickoffBody({ id: 'test 1' }, { restoreFromStateId: '' })).toEqual({ inputs: { id: 'test 1' } });
+	});
+
+	it('throws for an invalid id before building anything', () => {
+		expect(() => buildKickoffBody({}, { restoreFromStateId: 'last run' })).toThrow(InvalidParameterError);
 	});
 });

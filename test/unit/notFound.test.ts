@@ -1,13 +1,15 @@
 import type { CrewStatus } from '../../nodes/records/crewStatus';
 import { readCrewStatus } from '../../nodes/records/crewStatus';
 import { watchFirstPhase } from '../../nodes/waiting/firstPhase';
-import { judgeNotFound, NOT_FOUND_TOLERATED_READS, NOTHING_READ, pausedFromNotFound, rememberRead } from '../../nodes/waiting/notFound';
+import { judgeNotFound, NOT_FOUND_TOLERATED_READS, NOTHING_READ, pausedFromNotFound, rememberRead, pauseOfHumanInputCall } from '../../nodes/waiting/notFound';
 import { createPollPolicy } from '../../nodes/waiting/pollPolicy';
 import { waitForCompletion } from '../../nodes/waiting/waitForCompletion';
 import type { RunningKickoff, StatusReading, WaitDependencies } from '../../nodes/waiting/waitForCompletion';
 
 const NOT_FOUND = { state: 'NOT FOUND' };
 const status = (record: object, kickoffId = 'k0') => readCrewStatus(kickoffId, record);
+
+const TASK = '0b9e3c44-6a4e-4d43-9a8e-1f2b3c4d5e6f';
 
 describe('what a NOT FOUND read means', () => {
 	it('tolerates a few right after the kickoff, then says the service knows no such run', () => {
@@ -101,5 +103,32 @@ describe('waiting on the live service: NOT FOUND', () => {
 		const world = scriptedWorld({ k0: [NOT_FOUND] });
 		const [outcome] = await watchFirstPhase([kickoff('k0')], createPollPolicy(1_000), 60_000, world.dependencies);
 		expect(outcome.kind).toBe('notFound');
+	});
+});
+
+describe('pauseOfHumanInputCall', () => {
+	const notFound = readCrewStatus('k0', { state: 'NOT FOUND' });
+
+	it('reads NOT FOUND as the pause the call names, with its task id in the record and the advice', () => {
+		const paused = pauseOfHumanInputCall(notFound, TASK);
+		expect(paused).toMatchObject({ kickoff_id: 'k0', state: 'paused', task_id: TASK, result: null, response: { state: 'NOT FOUND' } });
+		expect(paused.next_step).toContain(`kickoff ID k0 and task ID ${TASK}`);
+	});
+
+	it('gives a pause read from NOT FOUND without a task the call\'s task', () => {
+		expect(pauseOfHumanInputCall(pausedFromNotFound(notFound), TASK)).toEqual(pauseOfHumanInputCall(notFound, TASK));
+	});
+
+	it('keeps the service\'s own paused record, and its task when it names one', () => {
+		const documented = readCrewStatus('k0', { state: 'PENDING_HUMAN_INPUT', task_id: 'analysis_task' });
+		expect(documented.state).toBe('paused');
+		expect(pauseOfHumanInputCall(documented, TASK)).toBe(documented);
+	});
+
+	it('believes the service over the call: running stays running, an end stays the end', () => {
+		const running = readCrewStatus('k0', { state: 'RUNNING', status: 'Task is Running' });
+		const completed = readCrewStatus('k0', { state: 'SUCCESS', result: 'done' });
+		expect(pauseOfHumanInputCall(running, TASK)).toBe(running);
+		expect(pauseOfHumanInputCall(completed, TASK)).toBe(completed);
 	});
 });

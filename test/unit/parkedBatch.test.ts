@@ -2,12 +2,16 @@ import { readCrewStatus } from '../../nodes/records/crewStatus';
 import { hashCallbackToken } from '../../nodes/waiting/callbackWait';
 import { createEndedCrews, crewKey } from '../../nodes/waiting/endedCrews';
 import { watchFirstPhase } from '../../nodes/waiting/firstPhase';
-import { awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry } from '../../nodes/waiting/parkedBatch';
+import { awaitedOfRow, batchTimeoutMarker, callerOf, othersInReadingOrder, readParkedEntry, readHumanInputCall } from '../../nodes/waiting/parkedBatch';
 import type { ParkedEntry } from '../../nodes/waiting/parkedBatch';
 import { createPollPolicy } from '../../nodes/waiting/pollPolicy';
 import type { RunningKickoff, StatusReading, WaitOutcome } from '../../nodes/waiting/waitForCompletion';
 
-const awaited = (itemIndex: number): ParkedEntry => ({ kind: 'awaited', itemIndex, kickoffId: `k${itemIndex}`, tokenHash: hashCallbackToken(`token-${itemIndex}`) });
+const awaited = (itemIndex: number): ParkedEntry & { kind: 'awaited' } => ({ kind: 'awaited', itemIndex, kickoffId: `k${itemIndex}`, tokenHash: hashCallbackToken(`token-${itemIndex}`) });
+
+const batch = [awaited(0), awaited(2)];
+const TASK = '0b9e3c44-6a4e-4d43-9a8e-1f2b3c4d5e6f';
+const liveCall = (kickoffId: string) => ({ kickoff_id: kickoffId, execution_id: kickoffId, task_id: TASK, task_output: 'Analysis of …', meta: null });
 
 describe('readParkedEntry', () => {
 	it('tells the timeout item, an error item and a record apart', () => {
@@ -158,5 +162,32 @@ describe('watchFirstPhase', () => {
 		const { dependencies } = world({ k0: 60_000, k1: 60_000 });
 		const outcomes = await watchFirstPhase(kickoffs(2), createPollPolicy(1_000), 10_000, { ...dependencies, isCancelled: () => true });
 		expect(outcomes.map((outcome) => outcome.kind)).toEqual(['cancelled', 'cancelled']);
+	});
+});
+
+describe('readHumanInputCall', () => {
+	it('finds the awaited crew a live human-input call names, with its task id', () => {
+		expect(readHumanInputCall(liveCall('k2'), batch)).toEqual({ kind: 'awaited', caller: batch[1], taskId: TASK });
+	});
+
+	it('reads the documented call, which names the kickoff only as execution_id', () => {
+		expect(readHumanInputCall({ execution_id: 'k0', task_id: 'analysis_task', output: 'x' }, batch)).toEqual({ kind: 'awaited', caller: batch[0], taskId: 'analysis_task' });
+	});
+
+	it('says a human-input call about no crew of the batch is unknown', () => {
+		expect(readHumanInputCall(liveCall('k1'), batch)).toEqual({ kind: 'unknownKickoff' });
+		expect(readHumanInputCall(liveCall('k0'), [])).toEqual({ kind: 'unknownKickoff' });
+	});
+
+	it('is not a human-input call: a stream call, a body without a kickoff id or a task, not an object', () => {
+		expect(readHumanInputCall({ events: [{ type: 'crew_kickoff_completed', execution_id: 'k0' }], task_id: TASK }, batch)).toBeUndefined();
+		expect(readHumanInputCall({ type: 'crew_kickoff_completed', kickoff_id: 'k0', task_id: TASK }, batch)).toBeUndefined();
+		expect(readHumanInputCall({ task_id: TASK }, batch)).toBeUndefined();
+		expect(readHumanInputCall({ kickoff_id: 'k0' }, batch)).toBeUndefined();
+		expect(readHumanInputCall('k0', batch)).toBeUndefined();
+	});
+
+	it('takes a call without a task id value as one whose task is unknown', () => {
+		expect(readHumanInputCall({ kickoff_id: 'k0', task_id: null }, batch)).toEqual({ kind: 'awaited', caller: batch[0], taskId: null });
 	});
 });

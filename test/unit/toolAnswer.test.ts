@@ -32,6 +32,10 @@ describe('the answer a model gets', () => {
 		});
 	});
 
+	it('a stopped run: its state, no result, no failure', () => {
+		expect(toolAnswer('getStatus', { ...record, state: 'stopped', result: null, response: { state: 'REVOKED' } })).toEqual({ kickoff_id: 'k-1', state: 'stopped', result: null });
+	});
+
 	it('Resume: the waited-for record in short, naming the resumed run too; without the wait, the answer as it is', () => {
 		expect(toolAnswer('resume', { ...record, kickoff_id: 'k-2', resumed_kickoff_id: 'k-1' })).toEqual({ kickoff_id: 'k-2', state: 'completed', result: 'The report', resumed_kickoff_id: 'k-1' });
 		expect(toolAnswer('resume', { kickoff_id: 'k-2', resumed_kickoff_id: 'k-1' })).toEqual({ kickoff_id: 'k-2', resumed_kickoff_id: 'k-1' });

@@ -68,3 +68,16 @@ describe('the tool parameter of a crew input', () => {
 		expect(toolFieldDefault('topic', 'string', edited)).toBe(edited);
 	});
 });
+
+describe('a flow field as an AI agent\'s tool parameter', () => {
+	it('is optional text with an empty default (the one default n8n\'s schema takes as it is), its type told in the description', () => {
+		expect(extractFromAICalls(fromAiDefault('topic', 'string', true))).toEqual([
+			{ key: 'topic', description: 'The flow\'s state field "topic" (optional: leave it out to keep the flow\'s default)', type: 'string', defaultValue: '' },
+		]);
+		expect(extractFromAICalls(fromAiDefault('count', 'number', true))[0]).toMatchObject({ type: 'string', defaultValue: '', description: expect.stringContaining('"count", a number (optional') });
+		expect(extractFromAICalls(fromAiDefault('history', 'array', true))[0]).toMatchObject({ type: 'string', defaultValue: '', description: expect.stringContaining('a JSON list such as ["a", "b"]') });
+		expect(toolFieldDefault('history', 'array', undefined, true)).toBe(fromAiDefault('history', 'array', true));
+		// A crew's stays required, as before.
+		expect(extractFromAICalls(fromAiDefault('topic', 'string'))[0].defaultValue).toBeUndefined();
+	});
+});

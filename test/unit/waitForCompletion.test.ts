@@ -135,6 +135,16 @@ describe('waitForCompletion', () => {
 		expect(world.polls.filter((poll) => poll.kickoffId === 'k0')).toHaveLength(2);
 	});
 
+	it('ends the wait for a crew stopped on the service (REVOKED) at its first such read, and goes on with the others', async () => {
+		const world = simulatedWorld();
+		const outcomes = await waitForCompletion([kickoff(0), kickoff(1)], createPollPolicy(1_000), 3_600_000, world.dependencies((k, at) =>
+			k.itemIndex === 0 ? crewLasting(2_000, { state: 'REVOKED', status: 'Task is Revoked' })(k, at) : crewLasting(5_000)(k, at),
+		));
+		expect(outcomes[0]).toMatchObject({ kind: 'stopped', status: { state: 'stopped', error: null } });
+		expect(outcomes[1].kind).toBe('completed');
+		expect(world.polls.filter((poll) => poll.kickoffId === 'k0')).toHaveLength(2);
+	});
+
 	it('ends an item at once on a fatal reading, and goes on with the others', async () => {
 		const world = simulatedWorld();
 		const outcomes = await waitForCompletion([kickoff(0), kickoff(1)], createPollPolicy(1_000), 60_000, world.dependencies((k, at) =>

@@ -9,12 +9,13 @@ import * as kickoff from './crew/kickoff.operation';
 import * as kickoffAndWait from './crew/kickoffAndWait.operation';
 import * as resume from './crew/resume.operation';
 import * as sendMessage from './conversation/sendMessage.operation';
+import * as stop from './crew/stop.operation';
 import * as waitByCallback from './crewWait/waitByCallback';
 import type { ItemOutcome, OperationTools } from './itemResults/operationTools';
 import { errorOutputItem } from './itemResults/outputItems';
 import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './itemResults/toolAnswer';
 
-export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'answerFeedback' | 'sendMessage';
+export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'stop' | 'answerFeedback' | 'sendMessage';
 
 type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
 
@@ -23,6 +24,7 @@ const perItemOperations: Record<Exclude<CrewOperation, 'kickoffAndWait'>, PerIte
 	kickoff: kickoff.execute,
 	getStatus: getStatus.execute,
 	resume: resume.execute,
+	stop: stop.execute,
 	answerFeedback: answerFeedback.execute,
 	sendMessage: sendMessage.execute,
 };

@@ -5,7 +5,7 @@ import { readMissingInputs, readServiceMessage } from './serviceMessage';
 import type { CrewAnswer, HttpAnswer, NetworkFailure } from './index';
 
 /** What the failed request was for: it decides which advice the user gets. */
-export type CrewAction = 'getInputs' | 'kickoff' | 'getStatus' | 'resume';
+export type CrewAction = 'getInputs' | 'kickoff' | 'getStatus' | 'resume' | 'stop';
 
 export interface ErrorContext {
 	action: CrewAction;
@@ -27,6 +27,7 @@ const ACTION_WORDS: Record<CrewAction, string> = {
 	kickoff: 'starting the crew',
 	getStatus: 'reading the crew\'s status',
 	resume: 'resuming the crew',
+	stop: 'stopping the crew',
 };
 
 /** The status codes the advice distinguishes; 'serverError' is any 5xx, 'other' anything else. */
@@ -101,6 +102,18 @@ export const ADVICE: Readonly<Record<CrewAction, Readonly<Record<AdviceCode, str
 			'The service failed. The crew may or may not have been resumed: Get Status with this kickoff ID shows whether it is still paused. Contact the service\'s support if this persists.',
 		other: UNEXPECTED,
 	},
+	stop: {
+		400: 'The service refused to stop this run. Get Status with this kickoff ID shows its state.',
+		401: CHECK_TOKEN,
+		403: TOKEN_NOT_ALLOWED,
+		404: 'Check the kickoff ID (the kickoff_id a Kickoff returned) and that the credential\'s Base URL is the address of the crew that ran it: each crew knows only its own kickoffs.',
+		409: 'The service refused to stop this run. Get Status with this kickoff ID shows its state.',
+		422: CHECK_KICKOFF_ID_FORMAT,
+		429: 'The service is limiting requests. Wait and run again; the crew keeps running until it is stopped.',
+		serverError:
+			'The service failed. The crew may or may not have been stopped: Get Status with this kickoff ID shows whether it still runs (its state is stopped once it has been). Contact the service\'s support if this persists.',
+		other: UNEXPECTED,
+	},
 };
 
 export function adviceCode(statusCode: number): AdviceCode {
@@ -171,6 +184,9 @@ export function networkFailureError(node: INode, failure: NetworkFailure, contex
 	if (context.action === 'resume') {
 		advice = 'The request may have reached the service, so the crew may or may not have been resumed; it was not sent again. Get Status with this kickoff ID shows whether it is still paused.';
 	}
+	if (context.action === 'stop') {
+		advice = 'The request may have reached the service, so the crew may or may not have been stopped; it was not sent again. Get Status with this kickoff ID shows whether it still runs; a Stop sent again is harmless (a run that has ended answers as already ended).';
+	}
 	if (context.action === 'kickoff') {
 		advice = 'The request may have reached the service, so the crew may or may not have started; it was not sent again, because a second kickoff starts a second run. Check the crew\'s executions in the dashboard before starting it again.';
 	}
@@ -208,4 +224,24 @@ export function notFoundError(node: INode, kickoffId: string, itemIndex: number,
 		itemIndex,
 		description: `It answered NOT FOUND ${reads} times since the kickoff and never showed the run. ${NOT_FOUND_ADVICE}`,
 	});
+}
+
+/** The stop route's own 404: the kickoff ID is not one this deployment knows, so nothing was stopped. */
+export function stopNotFoundError(node: INode, context: ErrorContext & { kickoffId: string }, serviceMessage?: string): NodeApiError {
+	const where = context.baseUrl ? ` at ${context.baseUrl}` : '';
+	const said = serviceMessage ? ` (it answered 404: ${serviceMessage})` : ' (it answered 404)';
+	const summary = `Not found: the crew service${where} knows no run with kickoff ID ${context.kickoffId}, so nothing was stopped${said}`;
+	return apiError(node, summary, ADVICE.stop[404], context, '404');
+}
+
+/**
+ * FastAPI's router's bare 404 or a 405 for `POST /stop/...`: the deployment offers no
+ * stop endpoint at all, whatever the kickoff ID, so the user is sent where a run can be stopped.
+ */
+export function stopUnavailableError(node: INode, context: ErrorContext & { kickoffId: string }, statusCode: number): NodeApiError {
+	const where = context.baseUrl ? ` at ${context.baseUrl}` : '';
+	const summary = `This deployment cannot be stopped through its API: the crew service${where} has no stop endpoint (it answered ${statusCode} to POST /stop) (kickoff ID ${context.kickoffId})`;
+	const advice =
+		'The run was not stopped and keeps running. Stop it in the crew\'s dashboard on the platform (its executions list). Stopping through the API needs a deployment that offers POST /stop/{kickoff_id}; Get Status with this kickoff ID shows whether the run still goes on.';
+	return apiError(node, summary, advice, context, String(statusCode));
 }

@@ -24,7 +24,8 @@ export async function postAtMostOnce(
 	context: CrewContext,
 	connection: CrewConnection,
 	path: string,
-	body: PostBody,
+	/** None for a POST that takes no body (a stop). */
+	body: PostBody | undefined,
 	sleep: Sleep,
 	timeoutMs?: number,
 ): Promise<CrewAnswer> {

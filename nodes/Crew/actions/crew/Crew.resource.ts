@@ -8,6 +8,7 @@ import * as getStatus from './getStatus.operation';
 import * as kickoff from './kickoff.operation';
 import * as kickoffAndWait from './kickoffAndWait.operation';
 import * as resume from './resume.operation';
+import * as stop from './stop.operation';
 
 /** The Crew resource: its operation picker and each operation's fields. */
 export const description: INodeProperties[] = [
@@ -48,6 +49,12 @@ export const description: INodeProperties[] = [
 				description: 'Approve or reject the task a crew paused on for human input',
 				action: 'Resume a crew paused for human input',
 			},
+			{
+				name: 'Stop',
+				value: 'stop',
+				description: 'Stop a running crew or flow, so it spends nothing more',
+				action: 'Stop a running crew',
+			},
 		],
 		default: 'kickoffAndWait',
 	},
@@ -59,4 +66,5 @@ export const description: INodeProperties[] = [
 	...kickoff.description,
 	...kickoffAndWait.description,
 	...resume.description,
+	...stop.description,
 ];

@@ -24,6 +24,8 @@ import {
 } from '../crewWait/batchWait';
 import type { WaitOptions } from '../crewWait/batchWait';
 import { waitByDescription, waitByOptions } from './waitBy.description';
+import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../crewWait/stopCrews';
+import type { StopOptions } from '../crewWait/stopCrews';
 
 export const description: INodeProperties[] = [
 	waitByDescription,
@@ -51,8 +53,9 @@ export const description: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS },
 			default: DEFAULT_TIMEOUT_SECONDS,
-			description: `How long to wait for all crews together, counted from the first kickoff. Crews still running then are not stopped: their items get an error with the kickoff ID, to read later with Get Status. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
+			description: `How long to wait for all crews together, counted from the first kickoff. Crews still running then get an error item with the kickoff ID, and keep running unless On Timeout says to stop them. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
 		},
+		...stopOptionFields,
 	]),
 ];
 
@@ -65,17 +68,20 @@ type KickoffResult = { kind: 'started'; kickoff: RunningKickoff } | { kind: 'err
  */
 export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
 	const startedAt = tools.now();
-	const settings = readWaitSettings(this.getNodeParameter('options', 0, {}) as WaitOptions);
+	const options = this.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
+	const settings = readWaitSettings(options);
+	const stopping = readStopSettings(options, this.getNode().typeVersion);
 	const deadline = startedAt + settings.timeoutMs;
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 
+	const sender = kickoffSender(this, stopping);
 	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
 		try {
 			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
 			const files = await readItemFiles(this, itemIndex);
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep, files);
+			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender);
 			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt: tools.now() } };
 		} catch (error) {
 			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };
@@ -84,16 +90,18 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 
 	const running = kickoffs.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 	const firstFailure = kickoffs.find((result) => result.kind === 'error');
+	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	if (firstFailure?.kind === 'error' && !this.continueOnFail()) {
+		// A kickoff cut short by the cancel fails its item: the crews started for the others are stopped first.
+		if (await stopOnCancel(this, connection, running, stopping, tools.isCancelled)) throw firstFailure.error;
 		throw withRunningCrews(firstFailure.error, running);
 	}
 
-	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	// Known once a crew has started: its kickoff needed it (no second request).
 	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
 	const progress = liveProgress(this);
 	const waitOutcomes = connection
-		? await pollRunningCrews(this, running, { connection, settings, deadline, deployment, onStatus: progress.onStatus }, tools)
+		? await stopCrewsLeft(this, connection, running, await pollRunningCrews(this, running, { connection, settings, deadline, deployment, onStatus: progress.onStatus }, tools), stopping)
 		: [];
 
 	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.

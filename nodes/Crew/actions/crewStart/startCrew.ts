@@ -11,7 +11,7 @@ import type { CallbackOptionValues } from '../../../callbacks/callbackBody';
 import { readCallbackSecrets } from './callbackSecrets';
 import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
 import { DEFAULT_KICKOFF_TIMEOUT_SECONDS } from '../../transport';
-import type { CrewConnection } from '../../transport';
+import type { CrewConnection, CrewContext } from '../../transport';
 import { postAtMostOnce } from '../../transport/postOnce';
 import { checkUrlOptions } from '../../../records/urlOptions';
 import { isPlainObject } from '../../../records/plainObject';
@@ -94,11 +94,13 @@ export async function startCrew(
 	body: IDataObject,
 	sleep: Sleep,
 	files?: ItemFiles,
+	/** What sends the kickoff, when not `context`: a kickoff whose answer must outlive a cancel (stopCrews.ts). */
+	sender: CrewContext = context,
 ): Promise<StartedCrew> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
 	const timeoutMs = readKickoffTimeoutMs(options.kickoffTimeout);
 	const request = await kickoffRequestBody(context, connection, itemIndex, body, files, sleep, timeoutMs);
-	const answer = await postAtMostOnce(context, connection, '/kickoff', request, sleep, timeoutMs);
+	const answer = await postAtMostOnce(sender, connection, '/kickoff', request, sleep, timeoutMs);
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
 		throw multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);

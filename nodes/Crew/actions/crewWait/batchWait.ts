@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { readCrewStatus } from '../../../records/crewStatus';
 import type { CrewStatus } from '../../../records/crewStatus';
+import type { StopResult } from '../../../records/stopAnswer';
 import type { DeploymentKind } from '../../../records/crewInputs';
 import { createPollPolicy, statusReadTimeout } from '../../../waiting/pollPolicy';
 import { waitForCompletion } from '../../../waiting/waitForCompletion';
@@ -60,29 +61,75 @@ export function outcomeToItem(node: INode, kickoff: RunningKickoff, outcome: Wai
 					description: 'The crew ran and reported a failure. Fix its cause (often an API key or an integration the crew uses) and start it again; Get Status with this kickoff ID shows the whole record.',
 				}),
 			};
+		case 'stopped':
+			// An error, as for a failed crew: the workflow asked for a result and there is none to pass on.
+			return {
+				kickoffId,
+				error: new NodeOperationError(node, `The crew was stopped before it finished (kickoff ID ${kickoffId})`, {
+					itemIndex,
+					description: 'The crew service reports the run as stopped (REVOKED): it was stopped through the Stop operation, the crew\'s dashboard, or another workflow, and has no result. Start it again if the result is still needed; with Continue On Fail (Using Error Output) the other items go on.',
+				}),
+			};
 		case 'notFound':
 			return { kickoffId, error: notFoundError(node, kickoffId, itemIndex, outcome.reads) };
 		case 'error':
 			return { kickoffId, error: outcome.error };
-		case 'timedOut': {
-			const lastState = outcome.lastStatus ? `; it was last ${outcome.lastStatus.state}` : '';
-			const lastError = outcome.lastError && !outcome.lastStatus ? ` The last status read failed: ${outcome.lastError.message}` : '';
-			return {
-				kickoffId,
-				error: new NodeOperationError(node, `The crew did not finish within ${timeoutMs / 1000} seconds (kickoff ID ${kickoffId})${lastState}`, {
-					itemIndex,
-					description: `The crew was not stopped and may still finish. Read its result later with the Get Status operation and kickoff ID ${kickoffId}, or raise Timeout in this node's options.${lastError}`,
-				}),
-			};
-		}
+		case 'timedOut':
+			return timedOutItem(node, kickoff, outcome, timeoutMs);
 		case 'cancelled':
-			return {
-				kickoffId,
-				error: new NodeOperationError(node, `The execution was stopped while waiting for the crew (kickoff ID ${kickoffId})`, {
-					itemIndex,
-					description: `The crew keeps running on the service. Read its result later with the Get Status operation and kickoff ID ${kickoffId}.`,
-				}),
-			};
+			return { kickoffId, error: cancelledError(node, kickoff, outcome.stop) };
+	}
+}
+
+function stoppingFailed(reason: string, kickoffId: string): string {
+	return `Stopping it failed (${reason}), so it may still be running: stop it with the Stop operation and kickoff ID ${kickoffId}, or in the crew's dashboard.`;
+}
+
+function timedOutItem(node: INode, kickoff: RunningKickoff, outcome: Extract<WaitOutcome, { kind: 'timedOut' }>, timeoutMs: number): ItemOutcome {
+	const { itemIndex, kickoffId } = kickoff;
+	const lastState = outcome.lastStatus ? `; it was last ${outcome.lastStatus.state}` : '';
+	const lastError = outcome.lastError && !outcome.lastStatus ? ` The last status read failed: ${outcome.lastError.message}` : '';
+	const within = `The crew did not finish within ${timeoutMs / 1000} seconds`;
+	const fail = (message: string, description: string) => ({ kickoffId, error: new NodeOperationError(node, message, { itemIndex, description }) });
+	switch (outcome.stop?.kind) {
+		case 'stopped':
+			return fail(
+				`${within} and was stopped (kickoff ID ${kickoffId})${lastState}`,
+				`On Timeout is set to stop the crews still running, and the crew service stopped this one: it spends nothing more and has no result. Raise Timeout in this node's options if the crew needs longer.${lastError}`,
+			);
+		case 'ended':
+			return fail(
+				`${within} (kickoff ID ${kickoffId}); it had just ended (${outcome.stop.state}) when it was to be stopped`,
+				`Read its result with the Get Status operation and kickoff ID ${kickoffId}, or raise Timeout in this node's options.`,
+			);
+		case 'notStopped':
+			return fail(`${within} (kickoff ID ${kickoffId})${lastState}`, `${stoppingFailed(outcome.stop.reason, kickoffId)}${lastError}`);
+		default:
+			return fail(
+				`${within} (kickoff ID ${kickoffId})${lastState}`,
+				`The crew was not stopped and may still finish. Read its result later with the Get Status operation and kickoff ID ${kickoffId}, or raise Timeout in this node's options.${lastError}`,
+			);
+	}
+}
+
+function cancelledError(node: INode, kickoff: RunningKickoff, stop: StopResult | undefined): NodeOperationError {
+	const { itemIndex, kickoffId } = kickoff;
+	const waiting = `The execution was stopped while waiting for the crew (kickoff ID ${kickoffId})`;
+	switch (stop?.kind) {
+		case 'stopped':
+			return new NodeOperationError(node, `${waiting}; the crew was stopped too`, { itemIndex, description: 'The crew service stopped the crew: it spends nothing more and has no result.' });
+		case 'ended':
+			return new NodeOperationError(node, `${waiting}; the crew had already ended (${stop.state})`, {
+				itemIndex,
+				description: `Read its result with the Get Status operation and kickoff ID ${kickoffId}.`,
+			});
+		case 'notStopped':
+			return new NodeOperationError(node, waiting, { itemIndex, description: stoppingFailed(stop.reason, kickoffId) });
+		default:
+			return new NodeOperationError(node, waiting, {
+				itemIndex,
+				description: `The crew keeps running on the service. Read its result later with the Get Status operation and kickoff ID ${kickoffId}.`,
+			});
 	}
 }
 

@@ -72,8 +72,8 @@ export function liveProgress(context: IExecuteFunctions): LiveProgress {
 		},
 		finish: async (kickoff, outcome) => {
 			const told = memories.get(kickoff.itemIndex)?.state;
-			// A completed, failed or paused crew was told by its last status read.
-			const untold = 'error' in outcome && told !== 'failed' && told !== 'paused' ? `${outcome.error.message}\n` : undefined;
+			// A completed, failed, stopped or paused crew was told by its last status read.
+			const untold = 'error' in outcome && told !== 'failed' && told !== 'stopped' && told !== 'paused' ? `${outcome.error.message}\n` : undefined;
 			await end(kickoff.itemIndex, untold);
 		},
 		parked: async (kickoff) => await end(kickoff.itemIndex, parkedLine(kickoff.kickoffId)),

@@ -16,7 +16,7 @@ import {
 	timeoutMarker,
 	waitingRecord,
 } from '../../../waiting/callbackWait';
-import type { AwaitedKickoff } from '../../../waiting/callbackWait';
+import type { AwaitedKickoff, TimeoutMarker } from '../../../waiting/callbackWait';
 import { mapWithConcurrency } from '../../../waiting/concurrency';
 import { createEndedCrews, crewKey } from '../../../waiting/endedCrews';
 import { watchFirstPhase } from '../../../waiting/firstPhase';
@@ -26,11 +26,13 @@ import { pausedFromNotFound, pauseOfHumanInputCall } from '../../../waiting/notF
 import { createPollPolicy } from '../../../waiting/pollPolicy';
 import { getCrewConnection } from '../../transport';
 import type { CrewConnection, CrewContext } from '../../transport';
-import { waitForCompletion } from '../../../waiting/waitForCompletion';
+import { isEndState, waitForCompletion } from '../../../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../../../waiting/waitForCompletion';
 import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './batchWait';
 import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
+import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel } from './stopCrews';
+import type { StopOptions } from './stopCrews';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { errorDetails, errorOutputItem } from '../itemResults/outputItems';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
@@ -100,7 +102,7 @@ function readResumeUrl(context: IExecuteFunctions): string {
 type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash: string } | { kind: 'error'; itemIndex: number; error: Error };
 
 /** One item's crew, started with the resume URL as its event stream and a token of its own. */
-async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools): Promise<StartedItem> {
+async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions): Promise<StartedItem> {
 	const node = context.getNode();
 	try {
 		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -116,11 +118,23 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		const token = newCallbackToken();
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files);
+		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files, sender);
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: tools.now() }, tokenHash: hashCallbackToken(token) };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
 	}
+}
+
+/**
+ * On Timeout: Stop Crews Still Running cannot act once the execution waits: n8n outputs the
+ * parked items at the timeout without running node code. The item says so, and how to stop it.
+ */
+export const PARKED_TIMEOUT_STOP_ADVICE =
+	'On Timeout is set to stop the crews, but n8n runs no node code when a waiting execution times out, so this crew was not stopped. To stop it, follow this node with a Crew node, operation Stop, Kickoff ID {{ $json.kickoff_id ?? $json.error.match(/kickoff ID ([^)]+)/)[1] }} (at the timeout n8n keeps only the message, which names the kickoff ID).';
+
+function withStopAdvice(marker: TimeoutMarker): TimeoutMarker {
+	const description = `${marker.description} ${PARKED_TIMEOUT_STOP_ADVICE}`;
+	return { ...marker, description, json: { ...marker.json, description } };
 }
 
 /** An error item as n8n saves it with the waiting execution, and outputs it if the timeout comes first. */
@@ -150,6 +164,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	const startedAt = tools.now();
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const settings = readWaitSettings(options);
+	const stopping = readStopSettings(options as StopOptions, node.typeVersion);
 	const waitTill = startedAt + settings.timeoutMs;
 	let resumeUrl: string;
 	try {
@@ -159,15 +174,19 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	}
 
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
-	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools));
+	const sender = kickoffSender(this, stopping);
+	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender));
 	const running = started.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 	const firstFailure = started.find((result) => result.kind === 'error');
-	if (firstFailure?.kind === 'error' && !this.continueOnFail()) throw withRunningCrews(firstFailure.error, running);
+	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
+	if (firstFailure?.kind === 'error' && !this.continueOnFail()) {
+		if (await stopOnCancel(this, connection, running, stopping, tools.isCancelled)) throw firstFailure.error;
+		throw withRunningCrews(firstFailure.error, running);
+	}
 
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
 	const firstPhaseEnd = firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
-	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	// Known once a crew has started: its kickoff needed it (no second request).
 	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
 	const progress = liveProgress(this);
@@ -184,10 +203,13 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	let position = 0;
 	const items = started.map((result) => (result.kind === 'error' ? { result } : { result, outcome: phase[position++] }));
 	if (!shouldPark(phase, tools.now(), waitTill)) {
+		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its stops.
+		const ended = phase.map((outcome): WaitOutcome => (outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome));
+		const waitOutcomes = connection ? await stopCrewsLeft(this, connection, running, ended, stopping) : ended;
+		let runningIndex = 0;
 		const answered = items.map(({ result, outcome }): ItemOutcome => {
 			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
-			const waitOutcome: WaitOutcome = outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome;
-			return outcomeToItem(node, result.kickoff, waitOutcome, settings.timeoutMs);
+			return outcomeToItem(node, result.kickoff, waitOutcomes[runningIndex++], settings.timeoutMs);
 		});
 		for (const kickoff of running) await progress.finish(kickoff, answered[kickoff.itemIndex]);
 		return answered;
@@ -210,7 +232,8 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		}
 		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash };
 		// One item keeps the words it always had; a batch's say what its timeout item cannot know.
-		const marker = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
+		const plain = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
+		const marker = stopping.stopAtTimeout ? withStopAdvice(plain) : plain;
 		return {
 			json: marker.json,
 			error: new NodeOperationError(node, marker.message, { itemIndex, description: marker.description }),
@@ -265,7 +288,7 @@ async function readOther(read: ReturnType<typeof statusReader>, kickoff: Running
 	// An awaited crew's kickoff was answered with this id, and the first phase has passed: its
 	// registration is over, so NOT FOUND now is the live service's word for waiting on a human.
 	if (status.state === 'not_found') return { kind: 'paused', status: pausedFromNotFound(status) };
-	return status.state === 'completed' || status.state === 'failed' || status.state === 'paused' ? { kind: status.state, status } : undefined;
+	return isEndState(status.state) ? { kind: status.state, status } : undefined;
 }
 
 /** The node's output once every crew of the batch has ended: polling's items, in input order. */

@@ -1,5 +1,5 @@
-import { startCrewService } from '../crew-service';
-import type { CrewService, CrewServiceOptions } from '../crew-service';
+import { startCrewService } from '..';
+import type { CrewService, CrewServiceOptions } from '..';
 
 /**
  * For the reference service's own tests, which start a fresh service per

@@ -1,48 +1,21 @@
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type CrewService } from './crew-service';
-import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
+import { type CrewService } from '..';
+import { call, kickoff as kickoffWith } from './client';
+import { closedAfterEach, fakeClock } from './crewServiceTesting';
+import { useReceivers } from './receivers';
 
 // The reference service's live dialect for human input (field notes, "What the live
 // service answered"): the top-level humanInputWebhookUrl called with no Authorization
 // and a UUID task_id, and POST /resume taking executionId/taskId and answering a NEW
-// kickoff id. The documented dialect's /resume is pinned in crew-service-webhooks.test.ts.
+// kickoff id. The documented dialect's /resume is pinned in webhooks.test.ts.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const start = closedAfterEach();
-let closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-	await Promise.all(closers.map((close) => close()));
-	closers = [];
-});
+const startReceiver = useReceivers();
 
-async function call(service: CrewService, method: string, urlPath: string, body?: unknown) {
-	const headers: Record<string, string> = { authorization: `Bearer ${service.tokens.organization}` };
-	if (body !== undefined) headers['content-type'] = 'application/json';
-	const res = await fetch(service.url + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-	return { status: res.status, json: (await res.json()) as any };
-}
-
-const kickoff = async (service: CrewService, body: Record<string, unknown> = {}) => (await call(service, 'POST', '/kickoff', { inputs: { topic: 'AI agents' }, ...body })).json.kickoff_id as string;
-const resume = (service: CrewService, body: unknown) => call(service, 'POST', '/resume', body);
+const kickoff = async (service: CrewService, body: Record<string, unknown> = {}) => await kickoffWith(service, { inputs: { topic: 'AI agents' }, ...body });
+const resume = (service: CrewService, body: unknown) => call(service, 'POST', '/resume', { body });
 // The wild path and shape: SUCCESS with `result` a string, as the live records have it too.
 const status = async (service: CrewService, id: string) => (await call(service, 'GET', `/status/${id}`)).json;
-
-/** A loopback receiver recording each call's headers and body. */
-async function startReceiver() {
-	const received: Array<{ headers: http.IncomingHttpHeaders; body: any }> = [];
-	const server = http.createServer((req, res) => {
-		let text = '';
-		req.on('data', (chunk) => (text += chunk));
-		req.on('end', () => {
-			received.push({ headers: req.headers, body: JSON.parse(text) });
-			res.writeHead(200).end();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	closers.push(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/abc/crew`, received };
-}
 
 describe('live dialect: human input', () => {
 	test('a pause calls the top-level humanInputWebhookUrl with the live body, a UUID task_id and no Authorization', async () => {

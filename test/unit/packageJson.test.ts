@@ -4,8 +4,6 @@ import * as path from 'node:path';
 import type { INodeType } from 'n8n-workflow';
 
 import packageJson from '../../package.json';
-import { CrewCallbackTrigger } from '../../nodes/CrewCallbackTrigger/CrewCallbackTrigger.node';
-import { CrewTrigger } from '../../nodes/CrewTrigger/CrewTrigger.node';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PACKAGE = packageJson.name;
@@ -34,18 +32,5 @@ describe('the nodes n8n loads from package.json', () => {
 		const folded = visible.filter((description) => description.group.includes('trigger') && names.has(description.name.replace('Trigger', '')));
 		expect(folded.map((description) => description.name)).toEqual([]);
 		expect(visible.map((description) => description.displayName).sort()).toEqual(['Crew', 'Crew Trigger']);
-	});
-
-	it('keeps 0.1.0\'s "crewTrigger" type, hidden, as the same trigger, so workflows saved with it load and start', () => {
-		const legacy = new CrewTrigger();
-		const current = new CrewCallbackTrigger();
-		expect(legacy.description.name).toBe('crewTrigger');
-		expect(legacy.description.hidden).toBe(true);
-		expect(current.description.hidden).toBeUndefined();
-		expect({ ...legacy.description, name: current.description.name, hidden: undefined }).toEqual({ ...current.description, hidden: undefined });
-		expect(legacy.description.version).toEqual(expect.arrayContaining([1]));
-		// The same class underneath: its webhook and activation methods are the current trigger's.
-		expect(legacy).toBeInstanceOf(CrewCallbackTrigger);
-		expect(legacy.webhookMethods).toBe(current.webhookMethods);
 	});
 });

@@ -1,5 +1,6 @@
-import type { CrewService } from './crew-service';
-import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
+import type { CrewService } from '..';
+import { call, kickoff } from './client';
+import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
 // Persisted flows in the reference service (field notes, "Persisted flows"):
 // restoreFromStateId forks, inputs.id (deprecated) resumes, an unknown id starts fresh.
@@ -9,25 +10,13 @@ const FLOW = { reference: { flow: true } };
 
 const start = closedAfterEach();
 
+/** A kickoff's answer, status and body only, accepted or not. */
 async function post(service: CrewService, body: unknown): Promise<{ status: number; json: any }> {
-	const res = await fetch(`${service.url}/kickoff`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${service.tokens.organization}`, 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	return { status: res.status, json: await res.json() };
+	const { status, json } = await call(service, 'POST', '/kickoff', { body });
+	return { status, json };
 }
 
-async function kickoff(service: CrewService, body: unknown): Promise<string> {
-	const answer = await post(service, body);
-	expect(answer.status).toBe(200);
-	return answer.json.kickoff_id;
-}
-
-async function status(service: CrewService, kickoffId: string): Promise<any> {
-	const res = await fetch(`${service.url}/status/${kickoffId}`, { headers: { authorization: `Bearer ${service.tokens.organization}` } });
-	return await res.json();
-}
+const status = async (service: CrewService, kickoffId: string) => (await call(service, 'GET', `/status/${kickoffId}`)).json;
 
 describe('reference service: persisted flows', () => {
 	let service: CrewService;

@@ -1,70 +1,25 @@
 import { createHmac } from 'crypto';
 
-import { checkAuthorization, sameSecret } from '../../nodes/CrewCallbackTrigger/callbackAuth';
 import { toFeedbackRequestItem, verifyFeedbackSignature } from '../../nodes/CrewCallbackTrigger/flowFeedback';
 import { toHumanInputItem } from '../../nodes/CrewCallbackTrigger/humanInput';
 import { channelOf, receiveCall } from '../../nodes/CrewCallbackTrigger/receiveCall';
 import type { IncomingCall } from '../../nodes/CrewCallbackTrigger/receiveCall';
-import { readStreamEvents } from '../../nodes/CrewCallbackTrigger/streamDelivery';
 
 const TOKEN = 'cb-token-0123456789';
 const SECRET = 'whsec_unit_secret';
 const NOW = 1_800_000_000_000;
 const bearer = { authorization: `Bearer ${TOKEN}` };
-
 const event = (id: string, type: string, timestamp: string, data: object = {}) => ({ id, execution_id: 'k-1', timestamp, type, data });
-
 function call(overrides: Partial<IncomingCall>): IncomingCall {
 	const body = overrides.body ?? {};
 	return { headers: {}, body, rawBody: JSON.stringify(body), picked: ['all'], secrets: { bearerToken: TOKEN, signingSecret: SECRET }, legacySecretParameter: '', nowMs: NOW, ...overrides };
 }
-
 function signed(body: object, timestamp = Math.floor(NOW / 1000), family: 'current' | 'crewai' = 'current', secret = SECRET) {
 	const rawBody = JSON.stringify(body);
 	const signature = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
 	const headers: Record<string, string> = family === 'current' ? { 'x-signature': signature, 'x-timestamp': String(timestamp) } : { 'x-crewai-signature': signature, 'x-crewai-timestamp': String(timestamp) };
 	return { headers, rawBody };
 }
-
-describe('sameSecret and checkAuthorization', () => {
-	it('compares secrets exactly, and never accepts an empty expected secret', () => {
-		expect(sameSecret('abc', 'abc')).toBe(true);
-		expect(sameSecret('abd', 'abc')).toBe(false);
-		expect(sameSecret('abc ', 'abc')).toBe(false);
-		expect(sameSecret('', '')).toBe(false);
-	});
-	it('accepts the bearer token (scheme in any case) and basic credentials, nothing else', () => {
-		const secrets = { bearerToken: TOKEN, basicUser: 'crewai', basicPassword: 'p:w' };
-		expect(checkAuthorization(`Bearer ${TOKEN}`, secrets)).toEqual({ ok: true, scheme: 'bearer' });
-		expect(checkAuthorization(`bearer ${TOKEN}`, secrets)).toEqual({ ok: true, scheme: 'bearer' });
-		expect(checkAuthorization(`Basic ${Buffer.from('crewai:p:w').toString('base64')}`, secrets)).toEqual({ ok: true, scheme: 'basic' });
-		for (const wrong of [undefined, '', TOKEN, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${Buffer.from('crewai:wrong').toString('base64')}`, `Basic ${Buffer.from('crewai').toString('base64')}`, `Token ${TOKEN}`]) {
-			expect(checkAuthorization(wrong, secrets).ok).toBe(false);
-		}
-	});
-	it('refuses everything when the credential has no token', () => {
-		expect(checkAuthorization('Bearer anything', {})).toEqual({ ok: false, reason: expect.stringMatching(/no Crew Callback API credential/) });
-		expect(checkAuthorization('Bearer ', { bearerToken: '' }).ok).toBe(false);
-	});
-});
-
-describe('readStreamEvents', () => {
-	it('sorts by timestamp, keeps arrival order on ties, drops a repeated id and non-objects, names a missing type unknown', () => {
-		const events = readStreamEvents({
-			events: [
-				event('c', 'task_completed', '2026-08-01T10:00:00.300Z'),
-				event('a', 'crew_kickoff_started', '2026-08-01T10:00:00.100Z'),
-				'junk',
-				event('b1', 'task_started', '2026-08-01T10:00:00.200Z'),
-				event('b2', 'tool_usage_started', '2026-08-01T10:00:00.200Z'),
-				event('c', 'task_completed', '2026-08-01T10:00:00.300Z'),
-				{ id: 'd', timestamp: 'not a time' },
-			],
-		});
-		expect(events.map((e) => e.id)).toEqual(['a', 'b1', 'b2', 'c', 'd']);
-		expect(events[4]).toEqual({ id: 'd', execution_id: null, timestamp: 'not a time', type: 'unknown', data: {} });
-	});
-});
 
 describe('receiveCall: event stream', () => {
 	const completed = event('z', 'crew_kickoff_completed', '2026-08-01T10:00:02.000Z', { output: { raw: 'Final text', json_dict: { score: 3 } }, total_tokens: 99 });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { startCrewService, type CrewService } from './crew-service';
-import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
+import { startCrewService, type CrewService } from '..';
+import { call, kickoff as kickoffWith } from './client';
+import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
 // The reference service is the oracle for the node's tests, so these tests pin
 // its behaviour to the spec and field notes.
@@ -10,38 +11,6 @@ import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const start = closedAfterEach();
-
-interface Reply {
-	status: number;
-	headers: Headers;
-	text: string;
-	json: any;
-}
-
-async function call(
-	service: CrewService,
-	method: string,
-	urlPath: string,
-	opts: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
-): Promise<Reply> {
-	const headers: Record<string, string> = { ...opts.headers };
-	const token = opts.token === undefined ? service.tokens.organization : opts.token;
-	if (token !== null) headers.authorization = `Bearer ${token}`;
-	let body: string | undefined = opts.rawBody;
-	if (opts.body !== undefined) body = JSON.stringify(opts.body);
-	if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-		headers['content-type'] = 'application/json';
-	}
-	const res = await fetch(service.url + urlPath, { method, headers, body, signal: opts.signal });
-	const text = await res.text();
-	let json: any;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, headers: res.headers, text, json };
-}
 
 /** Raw HTTP for paths fetch would normalise (dot segments, malformed escapes). */
 function rawGet(service: CrewService, rawPath: string, token = service.tokens.organization): Promise<{ status: number; json: any }> {
@@ -57,11 +26,7 @@ function rawGet(service: CrewService, rawPath: string, token = service.tokens.or
 	});
 }
 
-async function kickoff(service: CrewService, body: unknown = { inputs: { topic: 'AI agents', audience: 'devs' } }, token?: string) {
-	const reply = await call(service, 'POST', '/kickoff', { body, token });
-	expect(reply.status).toBe(200);
-	return reply.json.kickoff_id as string;
-}
+const kickoff = async (service: CrewService, body: unknown = { inputs: { topic: 'AI agents', audience: 'devs' } }, token?: string) => await kickoffWith(service, body, token);
 
 describe('authentication', () => {
 	test('both token types work on every route and are logged by type', async () => {
@@ -646,7 +611,7 @@ describe('options', () => {
 
 describe('cli', () => {
 	test('--json prints one line, serves with env tokens, exits 0 on SIGTERM', async () => {
-		const child = spawn(process.execPath, [path.join(__dirname, 'crew-service', 'cli.js'), '--port', '0', '--json', '--shape', 'wild', '--duration', '0', '--webhook-targets', 'any'], {
+		const child = spawn(process.execPath, [path.join(__dirname, '..', 'cli.js'), '--port', '0', '--json', '--shape', 'wild', '--duration', '0', '--webhook-targets', 'any'], {
 			env: { ...process.env, CREW_ORG_TOKEN: 'org-from-env', CREW_USER_TOKEN: 'usr-from-env' },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});

@@ -1,32 +1,13 @@
-import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
-import type { CrewService } from './crew-service';
+import type { CrewService } from '..';
+import { call, kickoff as kickoffWith } from './client';
+import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
 // The live dialect answers as the field notes' section "What the live service
 // answered" says; these tests pin it, since the node's live tests trust it.
 
 const start = closedAfterEach();
 
-async function call(service: CrewService, method: string, path: string, opts: { token?: string | null; body?: unknown; rawBody?: string } = {}) {
-	const headers: Record<string, string> = { 'content-type': 'application/json' };
-	const token = opts.token === undefined ? service.tokens.organization : opts.token;
-	if (token !== null) headers.authorization = `Bearer ${token}`;
-	const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-	const res = await fetch(service.url + path, { method, headers, body });
-	const text = await res.text();
-	let json: any;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, text, json, contentType: res.headers.get('content-type') ?? '' };
-}
-
-async function kickoff(service: CrewService, body: unknown = { inputs: { topic: 'AI' } }): Promise<string> {
-	const reply = await call(service, 'POST', '/kickoff', { body });
-	expect(reply.status).toBe(200);
-	return reply.json.kickoff_id as string;
-}
+const kickoff = async (service: CrewService, body: unknown = { inputs: { topic: 'AI' } }) => await kickoffWith(service, body);
 
 describe('reference service, live dialect: status records', () => {
 	it('answers the platform-guide record through a run: PENDING, RUNNING with progress and events, SUCCESS with usage', async () => {

@@ -1,25 +1,10 @@
-import type { CrewService } from './crew-service';
-import { closedAfterEach } from './helpers/crewServiceTesting';
+import type { CrewService } from '..';
+import { call } from './client';
+import { closedAfterEach } from './crewServiceTesting';
 
 // The reference service's conversational flow (test/crew-service/chat.js), over raw HTTP.
 
 const start = closedAfterEach();
-
-async function call(service: CrewService, method: string, path: string, body?: unknown, token = service.tokens.organization) {
-	const res = await fetch(`${service.url}${path}`, {
-		method,
-		headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	let json: any;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, json, text, contentType: res.headers.get('content-type') };
-}
 
 /** The whole SSE response of an attach: its `id:` lines and data. */
 async function attach(service: CrewService, sessionId: string, lastEventId = '0-0') {
@@ -33,7 +18,7 @@ async function attach(service: CrewService, sessionId: string, lastEventId = '0-
 }
 
 async function newSession(service: CrewService): Promise<string> {
-	const started = await call(service, 'POST', '/chat/start', {});
+	const started = await call(service, 'POST', '/chat/start', { body: {} });
 	expect(started.status).toBe(200);
 	return started.json.session_id;
 }
@@ -46,23 +31,23 @@ describe('reference service: a conversational flow', () => {
 		expect((await call(service, 'GET', '/inspect')).json).toEqual({ flow: { name: 'SupportFlow', chat: { conversational: true, handle_turn: true } } });
 		service.configure({ chat: { conversational: false } });
 		expect((await call(service, 'GET', '/inspect')).json.flow.chat).toEqual({ conversational: false, handle_turn: false });
-		expect((await call(service, 'POST', '/chat/start', {})).status).toBe(404);
+		expect((await call(service, 'POST', '/chat/start', { body: {} })).status).toBe(404);
 	});
 
 	it('every chat route needs the bearer token', async () => {
 		const service = await start({ chat: {} });
-		expect((await call(service, 'GET', '/inspect', undefined, 'wrong')).status).toBe(401);
-		expect((await call(service, 'POST', '/chat/start', {}, 'wrong')).status).toBe(401);
+		expect((await call(service, 'GET', '/inspect', { token: 'wrong' })).status).toBe(401);
+		expect((await call(service, 'POST', '/chat/start', { body: {}, token: 'wrong' })).status).toBe(401);
 	});
 
 	it('a turn: queued, its frames with <n>-<n> ids to turn_completed, the history with the reply; 409 without an active turn', async () => {
 		const service = await start({ chat: { hold: true } });
 		const sessionId = await newSession(service);
 		expect((await call(service, 'GET', `/chat/${sessionId}/stream/events`)).status).toBe(409);
-		const queued = await call(service, 'POST', `/chat/${sessionId}/message`, { message: 'Hi', stream: true });
+		const queued = await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi', stream: true } });
 		expect(queued.status).toBe(202);
 		expect(queued.json.status).toBe('turn_queued');
-		expect((await call(service, 'POST', `/chat/${sessionId}/message`, { message: 'Again', stream: true })).status).toBe(409);
+		expect((await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Again', stream: true } })).status).toBe(409);
 		expect((await call(service, 'GET', `/chat/${sessionId}/history`)).json).toEqual({ messages: [{ role: 'user', content: 'Hi' }], active_kickoff_id: queued.json.kickoff_id });
 		const streamed = attach(service, sessionId);
 		// Released once the test has seen the turn held: the service ends it then.
@@ -88,14 +73,14 @@ describe('reference service: a conversational flow', () => {
 	it('an attach from a last id sends only the frames after it (or from it, with inclusiveResume)', async () => {
 		const service = await start({ chat: { hold: true } });
 		const sessionId = await newSession(service);
-		await call(service, 'POST', `/chat/${sessionId}/message`, { message: 'Hi' });
+		await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi' } });
 		while (!service.chatSessions[0].turns[0].held) await new Promise((resolve) => setImmediate(resolve));
 		const reading = attach(service, sessionId, '1-12');
 		await new Promise((resolve) => setImmediate(resolve));
 		service.releaseTurns();
 		expect((await reading).frames.map((f) => f.id)).toEqual(['1-13', '1-14']);
 		service.configure({ chat: { inclusiveResume: true } });
-		await call(service, 'POST', `/chat/${sessionId}/message`, { message: 'Two' });
+		await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Two' } });
 		const again = await attach(service, sessionId, '2-14');
 		expect(again.frames[0].id).toBe('2-14');
 	});
@@ -103,7 +88,7 @@ describe('reference service: a conversational flow', () => {
 	it('a failing turn ends with turn_failed and its reason, and no assistant message', async () => {
 		const service = await start({ chat: { failTurn: 'quota exceeded' } });
 		const sessionId = await newSession(service);
-		await call(service, 'POST', `/chat/${sessionId}/message`, { message: 'Hi' });
+		await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi' } });
 		const { frames } = await attach(service, sessionId);
 		expect(frames.at(-1)).toMatchObject({ type: 'turn_failed', data: { error: 'quota exceeded' } });
 		expect((await call(service, 'GET', `/chat/${sessionId}/history`)).json.messages).toEqual([{ role: 'user', content: 'Hi' }]);
@@ -112,7 +97,7 @@ describe('reference service: a conversational flow', () => {
 	it('llm_stream_chunk or both kinds of text frames; text at the end', async () => {
 		const service = await start({ chat: { textFrames: 'both', textAtEnd: true } });
 		const sessionId = await newSession(service);
-		await call(service, 'POST', `/chat/${sessionId}/message`, { message: 'Hi' });
+		await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi' } });
 		const { frames } = await attach(service, sessionId);
 		expect(frames.filter((f) => f.type === 'llm_stream_chunk').map((f) => f.data.chunk).join('')).toBe(frames.filter((f) => f.type === 'token').map((f) => f.data.content).join(''));
 	});

@@ -1,8 +1,11 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CrewService, type WebhookDelivery } from './crew-service';
-import { isLoopbackHost } from './crew-service/webhooks';
-import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
+import { type CrewService, type WebhookDelivery } from '..';
+import { isLoopbackHost } from '../webhooks';
+import { call, kickoff as kickoffWith } from './client';
+import { closedAfterEach, fakeClock } from './crewServiceTesting';
+import { useReceivers } from './receivers';
+import type { ReceivedCall } from './receivers';
 
 // Webhook calls and the human-in-the-loop pause/resume cycle of the reference
 // service (field notes: "Human in the loop", "Webhook payloads"). Webhooks follow
@@ -10,11 +13,8 @@ import { closedAfterEach, fakeClock } from './helpers/crewServiceTesting';
 // with a deadline; run lifecycles use a fake clock where timing must be exact.
 
 const start = closedAfterEach();
-let receivers: Receiver[] = [];
-afterEach(async () => {
-	await Promise.all(receivers.map((r) => r.close()));
-	receivers = [];
-});
+/** A webhook receiver on loopback; answers `answer` (default 200), or never when 'hang'. */
+const startReceiver = useReceivers();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
@@ -29,74 +29,11 @@ const HANG_GUARD_MS = 30_000;
  */
 const timerDueIn = sleep;
 
-async function call(service: CrewService, method: string, urlPath: string, opts: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
-	const headers: Record<string, string> = { ...opts.headers };
-	const token = opts.token === undefined ? service.tokens.organization : opts.token;
-	if (token !== null) headers.authorization = `Bearer ${token}`;
-	const body = opts.body !== undefined ? JSON.stringify(opts.body) : opts.rawBody;
-	if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-	const res = await fetch(service.url + urlPath, { method, headers, body });
-	const text = await res.text();
-	let json: any;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, text, json };
-}
-
-async function kickoff(service: CrewService, body: Record<string, unknown> = {}) {
-	const reply = await call(service, 'POST', '/kickoff', { body: { inputs: { topic: 'AI agents' }, ...body } });
-	expect(reply.status).toBe(200);
-	return reply.json.kickoff_id as string;
-}
+const kickoff = async (service: CrewService, body: Record<string, unknown> = {}) => await kickoffWith(service, { inputs: { topic: 'AI agents' }, ...body });
 
 const resume = (service: CrewService, body: unknown, opts: { token?: string | null } = {}) => call(service, 'POST', '/resume', { body, ...opts });
 const status = async (service: CrewService, id: string) => (await call(service, 'GET', `/${id}/status`)).json;
 const wildStatus = async (service: CrewService, id: string) => (await call(service, 'GET', `/status/${id}`)).json;
-
-interface Received {
-	path: string;
-	contentType: string | undefined;
-	body: any;
-}
-interface Receiver {
-	base: string;
-	received: Received[];
-	/** URLs for the three webhooks under a prefix, e.g. hooks('a') → {taskWebhookUrl: base/a/task, ...}. */
-	hooks(prefix: string): { taskWebhookUrl: string; stepWebhookUrl: string; crewWebhookUrl: string };
-	close(): Promise<void>;
-}
-
-/** A webhook receiver on loopback; answers `answer` (default 200), or never when 'hang'. */
-async function startReceiver(answer: number | 'hang' = 200): Promise<Receiver> {
-	const received: Received[] = [];
-	const server = http.createServer((req, res) => {
-		let text = '';
-		req.on('data', (c) => (text += c));
-		req.on('end', () => {
-			received.push({ path: req.url || '', contentType: req.headers['content-type'], body: JSON.parse(text) });
-			if (answer === 'hang') return;
-			res.writeHead(answer, { 'content-type': 'text/plain' });
-			res.end('ok');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-	const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	const receiver: Receiver = {
-		base,
-		received,
-		hooks: (prefix) => ({ taskWebhookUrl: `${base}/${prefix}/task`, stepWebhookUrl: `${base}/${prefix}/step`, crewWebhookUrl: `${base}/${prefix}/crew` }),
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
-	};
-	receivers.push(receiver);
-	return receiver;
-}
 
 /** A loopback URL where nothing listens. */
 async function deadUrl(): Promise<string> {
@@ -640,27 +577,11 @@ describe('human in the loop', () => {
 // The service's own callback channels (shared/spec/callbacks.md): Event Streaming with a
 // bearer token, the crew human-input webhook, the signed flow feedback request.
 describe('callback channels', () => {
-	interface Call {
-		headers: http.IncomingHttpHeaders;
-		raw: string;
-		body: any;
-	}
 	async function startRecorder() {
-		const calls: Call[] = [];
-		const server = http.createServer((req, res) => {
-			let raw = '';
-			req.on('data', (c) => (raw += c));
-			req.on('end', () => {
-				calls.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-				res.writeHead(200).end();
-			});
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-		receivers.push({ base: url, received: [], hooks: () => ({ taskWebhookUrl: url, stepWebhookUrl: url, crewWebhookUrl: url }), close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) });
-		return { url, calls };
+		const receiver = await startReceiver();
+		return { url: `${receiver.base}/hook`, calls: receiver.received };
 	}
-	const streamed = (calls: Call[]) => calls.flatMap((c) => c.body.events as any[]);
+	const streamed = (calls: ReceivedCall[]) => calls.flatMap((c) => c.body.events as any[]);
 	const byTime = (events: any[]) => [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
 
 	test('batched stream: {"events":[...]} with the bearer token as given, every event of a run, terminal event carries the output', async () => {

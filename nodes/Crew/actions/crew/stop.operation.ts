@@ -1,0 +1,60 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { readStopAnswer } from '../../../records/stopAnswer';
+import { getCrewConnection } from '../../transport';
+import { crewAnswerError, stopNotFoundError, stopUnavailableError } from '../../transport/crewErrors';
+import { readServiceMessage } from '../../transport/serviceMessage';
+import { requestStop } from '../../transport/stopRun';
+import type { OperationTools } from '../itemResults/operationTools';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Kickoff ID',
+		name: 'kickoffId',
+		type: 'string',
+		// What Kickoff, Kickoff and Wait's error items and the Crew Trigger's items call it.
+		default: '={{ $json.kickoff_id }}',
+		required: true,
+		placeholder: 'e.g. 97eba64f-958c-40a0-b61c-625fe635a3c0',
+		description: 'The kickoff_id of the run to stop, as a Kickoff returned it. By default the kickoff_id of the incoming item.',
+		displayOptions: { show: { operation: ['stop'] } },
+	},
+];
+
+/**
+ * Stops one run: `POST /stop/{kickoff_id}`, sent once. A run that had already ended
+ * is an answer, not an error: the workflow wanted it not to run, and it does not.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
+	const kickoffId = String(this.getNodeParameter('kickoffId', itemIndex, '') ?? '').trim();
+	if (kickoffId === '') {
+		throw new NodeOperationError(this.getNode(), 'Kickoff ID is empty', {
+			itemIndex,
+			description: 'Set Kickoff ID to the kickoff_id of the run to stop, e.g. with an expression like {{ $json.kickoff_id }}.',
+		});
+	}
+	const connection = await getCrewConnection(this, itemIndex);
+	const answer = await requestStop(this, connection, kickoffId, tools.sleep);
+	const context = { action: 'stop' as const, itemIndex, kickoffId, secret: connection.secret, baseUrl: connection.baseUrl };
+	if (answer.kind !== 'http') throw crewAnswerError(this.getNode(), answer, context);
+	const verdict = readStopAnswer(answer.statusCode, answer.body);
+	switch (verdict.kind) {
+		case 'stopped':
+			return { kickoff_id: kickoffId, state: 'stopped', already_ended: false };
+		case 'alreadyEnded':
+			return {
+				kickoff_id: kickoffId,
+				state: verdict.state,
+				already_ended: true,
+				service_state: verdict.serviceState,
+				message: `The run had already ended (${verdict.serviceState}), so there was nothing to stop. Get Status with this kickoff ID gives its record.`,
+			};
+		case 'unknownRun':
+			throw stopNotFoundError(this.getNode(), context, readServiceMessage(answer.body));
+		case 'noRoute':
+			throw stopUnavailableError(this.getNode(), context, answer.statusCode);
+		case 'refused':
+			throw crewAnswerError(this.getNode(), answer, context);
+	}
+}

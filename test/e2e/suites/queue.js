@@ -1,0 +1,374 @@
+'use strict';
+// The Crew node in n8n QUEUE MODE, for real, on the run's queue stack (queue/cluster.js: Redis,
+// one `n8n start` (main) and two `n8n worker` processes on one shared sqlite file, the packed
+// package on every process, the reference crew service) and its published webhook workflow
+// workflows/queue-webhook-kickoff-and-wait.json (Webhook "respond when last node finishes" →
+// Split Out → Crew "Kickoff and Wait"). See queue/README.md.
+//
+//   node test/e2e/run.js --only queue [--keep]
+//   CREW_E2E_WITHOUT_CANCEL_SIGNAL=1 node test/e2e/run.js --only queue   (the stop checks must fail)
+//
+// Checks: concurrent calls each get their own crews' results, items paired; executions run on
+// the workers (both), not on main; a failed crew and a timeout give the right execution errors
+// (read back through GET /rest/executions/<id>); stopping an execution from main
+// (POST /rest/executions/<id>/stop) makes the worker's node stop polling the crew within about
+// a second and the worker let go of the job (it leaves Bull's active list in Redis: n8n aborts
+// the node's HTTP requests on a stop by itself, so a node that ignores the signal shows no more
+// reads at the service but loops on, holding the worker's slot, until its own timeout); no crew
+// is kicked off twice; every process is torn down by its own pid (by the last queue suite).
+// Prints a load figure (wall time of N calls × D on the workers' slots against ceil(N / slots) × D).
+
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+
+const { secs } = require('../lib/report');
+const { until: waitFor, sleep } = require('../lib/until');
+const { activeJobs } = require('../queue/stack');
+const { readExecution, executionError, nodeItems } = require('../queue/executions');
+const { queueCluster, releaseQueueCluster, withoutCancelSignal } = require('../queue/cluster');
+
+const CREW_NODE = 'Kickoff and Wait';
+const SPLIT_NODE = 'One item per crew';
+// Concurrent webhook calls in the pairing check, 2 crews each, and those crews' durations.
+const CALLS = 8;
+const PAIR_DURATIONS_MS = [1000, 750];
+// The load figure: concurrent calls, 1 crew each, of this duration.
+const LOAD_CALLS = 4;
+const LOAD_DURATION_MS = 2000;
+// How soon after the stop request the worker's node must have made its last status read.
+const STOP_LIMIT_MS = 1500;
+// How long the status-read count is watched after the stop.
+const STOP_WATCH_MS = 3000;
+// How soon the worker must have let go of the stopped execution's job (seen at 0.1-1.3 s here;
+// without the node's cancel handling it holds it until the node's own timeout, 60 s).
+const RELEASE_LIMIT_MS = 5000;
+
+const rand = () => crypto.randomBytes(4).toString('hex');
+
+/** POSTs one call to the published webhook; never throws for an HTTP status. */
+async function callWebhook(url, body, timeoutMs = 120000) {
+	const t0 = Date.now();
+	try {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(timeoutMs),
+		});
+		const text = await res.text();
+		let json;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = undefined;
+		}
+		return { status: res.status, json, text, ms: Date.now() - t0, endedAt: Date.now() };
+	} catch (err) {
+		return { status: 0, error: err, text: String(err.message || err), ms: Date.now() - t0, endedAt: Date.now() };
+	}
+}
+
+/** A crew request for the workflow: one item of its `crews` list. */
+function crewSpec(tag, reference) {
+	return { tag, inputs: { topic: `queue ${tag} ${rand()}`, audience: 'queue-mode test' }, reference };
+}
+
+/** The service's runs whose kickoff meta carries one of these tags. */
+async function runsFor(crew, tags) {
+	const wanted = new Set(tags);
+	return (await crew.runs()).filter((r) => r.meta && wanted.has(r.meta.tag));
+}
+
+/** Execution ids each process logged as "Worker started execution <id>". */
+function startedOn(proc) {
+	return [...proc.output().matchAll(/Worker started execution (\S+) \(job/g)].map((m) => m[1]);
+}
+
+async function run(t) {
+	const cluster = await queueCluster(t);
+	if (!cluster) return;
+	const { rest, decode, crew } = cluster;
+	const webhookUrl = cluster.webhookUrl('polling');
+	const workerProcs = cluster.workers.map((w) => w.server.proc);
+	const mainProc = cluster.main.server.proc;
+	const figures = {};
+	const expectedKickoffs = []; // topics the workflow was asked to kick off, one entry per crew
+	const call = (crews, extra = {}, timeoutMs) => {
+		for (const c of crews) expectedKickoffs.push(c.inputs.topic);
+		return callWebhook(webhookUrl, { crews, pollInterval: 0.5, timeout: 60, ...extra }, timeoutMs);
+	};
+	const execIdOf = async (tag) => {
+		const [run] = await waitFor(`the crew tagged ${tag} kicked off`, async () => {
+			const r = await runsFor(crew, [tag]);
+			return r.length ? r : null;
+		}, 30000, 100);
+		return { run, executionId: String(run.meta.executionId) };
+	};
+	// The service's earlier runs (another queue suite's) are not this suite's to count.
+	const runsBefore = (await crew.runs()).length;
+	const kickoffsBefore = (await crew.requests()).filter((r) => r.route === 'kickoff' && r.method === 'POST').length;
+
+	// 1. Concurrent calls, 2 crews each: every call gets its own crews back, in item order.
+	let concurrentIds = [];
+	await t.check(`${CALLS} concurrent webhook calls (2 crews each) each get their own crews' results, in item order`, async () => {
+		const specs = Array.from({ length: CALLS }, (_, i) => [crewSpec(`pair-${i}-0`, { durationMs: PAIR_DURATIONS_MS[0] }), crewSpec(`pair-${i}-1`, { durationMs: PAIR_DURATIONS_MS[1] })]);
+		const t0 = Date.now();
+		const answers = await Promise.all(specs.map((crews) => call(crews)));
+		t.say(`  ${CALLS} calls answered in ${secs(Date.now() - t0)}`);
+		const runs = await runsFor(crew, specs.flat().map((s) => s.tag));
+		const byTopic = new Map(runs.map((r) => [r.inputs.topic, r]));
+		answers.forEach((a, i) => {
+			assert.equal(a.status, 200, `call ${i}: HTTP ${a.status} ${a.text.slice(0, 300)}`);
+			assert.ok(Array.isArray(a.json) && a.json.length === 2, `call ${i}: expected 2 items, got ${a.text.slice(0, 300)}`);
+			specs[i].forEach((spec, j) => {
+				const item = a.json[j];
+				const run = byTopic.get(spec.inputs.topic);
+				assert.ok(run, `call ${i} item ${j}: the service never saw topic "${spec.inputs.topic}"`);
+				assert.equal(item.state, 'completed', `call ${i} item ${j}: state`);
+				assert.equal(item.kickoff_id, run.kickoffId, `call ${i} item ${j}: another crew's kickoff id`);
+				assert.ok(String(item.result).includes(spec.inputs.topic), `call ${i} item ${j}: another crew's result: "${item.result}"`);
+			});
+		});
+		concurrentIds = [...new Set(runs.map((r) => String(r.meta.executionId)))];
+		assert.equal(concurrentIds.length, CALLS, `one execution per call (got ${concurrentIds.length} execution ids)`);
+	});
+
+	await t.check('the stored executions keep every output item paired with its input item (GET /rest/executions/<id>)', async () => {
+		assert.ok(concurrentIds.length, 'no executions from the previous check');
+		const kickoffByTopic = new Map((await crew.runs()).map((r) => [r.inputs.topic, r.kickoffId]));
+		for (const id of concurrentIds) {
+			const e = await readExecution(rest, decode, id);
+			assert.equal(e.status, 'success', `execution ${id}: status ${e.status}`);
+			assert.equal(e.mode, 'webhook', `execution ${id}: mode`);
+			const inputs = nodeItems(e, SPLIT_NODE);
+			const outputs = nodeItems(e, CREW_NODE);
+			assert.equal(outputs.length, inputs.length, `execution ${id}: ${outputs.length} items out for ${inputs.length} in`);
+			outputs.forEach((item, j) => {
+				const paired = Array.isArray(item.pairedItem) ? item.pairedItem : [item.pairedItem];
+				assert.deepEqual(paired.map((p) => (typeof p === 'number' ? p : p.item)), [j], `execution ${id} item ${j}: pairedItem ${JSON.stringify(item.pairedItem)}`);
+				const topic = inputs[j].json.inputs.topic;
+				assert.ok(String(item.json.result).includes(topic), `execution ${id} item ${j}: "${item.json.result}" is not the result of its input (${topic})`);
+				assert.equal(item.json.kickoff_id, kickoffByTopic.get(topic), `execution ${id} item ${j}: another crew's kickoff id`);
+			});
+		}
+	});
+
+	await t.check(`the executions ran on the workers, on all ${cluster.WORKERS} of them, and none on main`, async () => {
+		assert.ok(concurrentIds.length, 'no executions to look for');
+		const perWorker = workerProcs.map(startedOn);
+		const mainText = mainProc.output();
+		for (const id of concurrentIds) {
+			const on = perWorker.map((ids, w) => (ids.includes(id) ? w + 1 : 0)).filter(Boolean);
+			assert.equal(on.length, 1, `execution ${id} started on ${on.length ? 'workers ' + on.join(', ') : 'no worker'}`);
+			assert.match(mainText, new RegExp(`Enqueued execution ${id} \\(job`), `main did not enqueue execution ${id}`);
+		}
+		assert.doesNotMatch(mainText, /Worker started execution/, 'main ran an execution itself');
+		const counts = perWorker.map((ids) => ids.filter((id) => concurrentIds.includes(id)).length);
+		t.say(`  "Worker started execution" per worker: ${counts.map((c, w) => `worker-${w + 1} ${c}`).join(', ')}`);
+		counts.forEach((c, w) => assert.ok(c > 0, `worker-${w + 1} ran none of the ${concurrentIds.length} executions`));
+	});
+
+	// 2. Failures, read back through REST.
+	await t.check('a failed crew fails the execution with the crew\'s reason and kickoff ID (read through REST)', async () => {
+		const reason = `queue failure ${rand()}`;
+		const answer = await call([crewSpec('fail', { outcome: 'failure', durationMs: 300, error: reason })], { pollInterval: 0.2, timeout: 30 });
+		assert.notEqual(answer.status, 200, `the webhook answered 200: ${answer.text.slice(0, 300)}`);
+		const { run, executionId } = await execIdOf('fail');
+		const e = await readExecution(rest, decode, executionId);
+		assert.equal(e.status, 'error', `execution ${executionId}: status`);
+		const err = executionError(e);
+		assert.ok(err, `execution ${executionId} has no error`);
+		assert.equal(e.data.resultData.lastNodeExecuted, CREW_NODE);
+		assert.ok(err.message.includes(`The crew failed (kickoff ID ${run.kickoffId}): ${reason}`), `error message: ${err.message}`);
+		t.say(`  execution ${executionId} (webhook answered ${answer.status}): ${err.message}`);
+	});
+
+	await t.check('a crew past the timeout fails the execution with the timeout error and kickoff ID (read through REST)', async () => {
+		const answer = await call([crewSpec('timeout', { outcome: 'never' })], { pollInterval: 0.5, timeout: 2 });
+		assert.notEqual(answer.status, 200, `the webhook answered 200: ${answer.text.slice(0, 300)}`);
+		const { run, executionId } = await execIdOf('timeout');
+		const e = await readExecution(rest, decode, executionId);
+		assert.equal(e.status, 'error', `execution ${executionId}: status`);
+		const err = executionError(e);
+		assert.ok(err, `execution ${executionId} has no error`);
+		assert.ok(err.message.includes(`did not finish within 2 seconds (kickoff ID ${run.kickoffId})`), `error message: ${err.message}`);
+		assert.match(err.description, /not stopped|Get Status/, `description: ${err.description}`);
+		t.say(`  execution ${executionId}: ${err.message}`);
+	});
+
+	// 3. Stop from main: the worker's node stops polling.
+	let stopped;
+	await t.check(
+		`stopping the execution from main (POST /rest/executions/<id>/stop): the worker's node stops waiting and polling within ${STOP_LIMIT_MS / 1000} s, the worker lets go of the job`,
+		async () => {
+			const pending = call([crewSpec('stop', { outcome: 'never' })], { pollInterval: 0.2, timeout: 60 }, 90000);
+			const { run, executionId } = await execIdOf('stop');
+			// When the service received each status read of this crew (its clock is this machine's).
+			const readTimes = async () =>
+				(await crew.requests()).filter((r) => r.route === 'status' && r.kickoffId === run.kickoffId).map((r) => r.at);
+			await waitFor('3 status reads of the crew', async () => (await readTimes()).length >= 3, 30000, 100);
+			const a = (await readTimes()).length;
+			await sleep(1000);
+			const b = (await readTimes()).length;
+			assert.ok(b > a, `the node was not polling before the stop (${a} → ${b} status reads in 1 s)`);
+			// The execution's Bull job, in Redis's list of jobs a worker is running.
+			const [, jobId] = mainProc.output().match(new RegExp(`Enqueued execution ${executionId} \\(job (\\S+)\\)`)) || [];
+			assert.ok(jobId, `main did not log "Enqueued execution ${executionId} (job ...)"`);
+			assert.ok((await activeJobs(cluster.redis.port)).includes(jobId), `job ${jobId} is not among the active jobs before the stop`);
+
+			const stopAt = Date.now();
+			await rest.post(`executions/${executionId}/stop`);
+			const stopAnsweredMs = Date.now() - stopAt;
+			const answered = pending.then((answer) => ({ answer, afterStopMs: answer.endedAt - stopAt }));
+			// The node's own word that it stopped waiting: its item error, which the worker logs.
+			const stoppedLine = `The execution was stopped while waiting for the crew (kickoff ID ${run.kickoffId})`;
+			let releasedMs = null;
+			let nodeStoppedMs = null;
+			for (;;) {
+				const elapsed = Date.now() - stopAt;
+				if (nodeStoppedMs === null && workerProcs.some((p) => p.output().includes(stoppedLine))) nodeStoppedMs = elapsed;
+				if (releasedMs === null && !(await activeJobs(cluster.redis.port)).includes(jobId)) releasedMs = elapsed;
+				if (elapsed >= STOP_WATCH_MS && (releasedMs !== null || elapsed >= RELEASE_LIMIT_MS)) break;
+				await sleep(25);
+			}
+			const times = await readTimes();
+			const after = times.filter((t) => t > stopAt);
+			const lastBeforeMs = stopAt - Math.max(...times.filter((t) => t <= stopAt));
+			const lastAfterMs = after.length ? Math.max(...after) - stopAt : null;
+			const watchedMs = Date.now() - stopAt;
+			stopped = { executionId, answered };
+			figures.stop = { rate: b - a, after: after.length, lastAfterMs, lastBeforeMs, stopAnsweredMs, releasedMs, nodeStoppedMs, watchedMs };
+			t.say(
+				`    before the stop: ${b - a} status reads/s (poll interval 0.2 s), the last ${lastBeforeMs} ms before the stop request ` +
+					`(answered in ${stopAnsweredMs} ms). Watched ${secs(watchedMs)} after it: ${after.length} status read(s)` +
+					`${after.length ? ` (the last ${lastAfterMs} ms after the stop)` : ''}; the node reported the stop ` +
+					`${nodeStoppedMs === null ? 'NEVER' : `${nodeStoppedMs} ms after it`}; the worker let go of job ${jobId} ` +
+					`${releasedMs === null ? 'NEVER' : `${releasedMs} ms after it`}`,
+			);
+			assert.ok(
+				lastAfterMs === null || lastAfterMs <= STOP_LIMIT_MS,
+				`the worker kept polling the crew after the stop: ${after.length} status reads, the last ${lastAfterMs} ms after it`,
+			);
+			// n8n itself aborts the node's HTTP requests on a stop, so the service sees no more reads
+			// even from a node that ignores the signal; such a node loops on (holding the worker's
+			// slot) until its own timeout. Its own stop error, and the job leaving Bull's active
+			// list, show that it really stopped waiting.
+			assert.ok(
+				nodeStoppedMs !== null && nodeStoppedMs <= STOP_LIMIT_MS,
+				`the node did not report the stop within ${STOP_LIMIT_MS} ms (no "${stoppedLine}" from a worker ${nodeStoppedMs === null ? `in ${watchedMs} ms` : `until ${nodeStoppedMs} ms`}): it did not stop waiting`,
+			);
+			assert.ok(
+				releasedMs !== null && releasedMs <= RELEASE_LIMIT_MS,
+				`the worker still ran execution ${executionId} (job ${jobId}) ${releasedMs === null ? watchedMs : releasedMs} ms after the stop`,
+			);
+		},
+	);
+
+	await t.check('the stopped execution ends as canceled and its webhook call returns', async () => {
+		assert.ok(stopped, 'no stopped execution from the previous check');
+		const ended = await Promise.race([stopped.answered, sleep(10000).then(() => null)]);
+		assert.ok(ended, `the webhook call had not returned ${STOP_WATCH_MS / 1000 + 10} s after the stop`);
+		figures.stop.webhookMs = ended.afterStopMs;
+		const e = await readExecution(rest, decode, stopped.executionId, { timeoutMs: 10000 });
+		assert.equal(e.status, 'canceled', `execution ${stopped.executionId}: status ${e.status}`);
+		t.say(`  the webhook call returned ${ended.afterStopMs} ms after the stop: ${ended.answer.status} ${ended.answer.text.slice(0, 100)}`);
+	});
+
+	// 3b. Stop from main with Stop Crews When the Execution Is Stopped: the worker's node stops the crews (issue 32).
+	await t.check('stopping an execution waiting on 3 crews from main: the worker\'s node stops all 3 crews, exactly one stop each', async () => {
+		const tags = ['cancel-0', 'cancel-1', 'cancel-2'].map((tag) => `${tag}-${rand()}`);
+		const pending = call(tags.map((tag) => crewSpec(tag, { outcome: 'never' })), { pollInterval: 60, timeout: 120, stopCrewsOnCancel: true }, 90000);
+		const runs = await waitFor('the 3 crews kicked off', async () => {
+			const r = await runsFor(crew, tags);
+			return r.length === 3 ? r : null;
+		}, 30000, 100);
+		const ids = runs.map((r) => r.kickoffId);
+		const answered = () => crew.requests().then((rs) => rs.filter((r) => r.route === 'kickoff' && r.status === 200 && ids.includes(r.kickoffId)).length);
+		await waitFor('the 3 kickoffs answered', async () => (await answered()) === 3, 30000, 100);
+		const executionId = String(runs[0].meta.executionId);
+		const stopsOf = async () => (await crew.requests()).filter((r) => r.route === 'stop' && ids.includes(r.kickoffId));
+		const stopAt = Date.now();
+		await rest.post(`executions/${executionId}/stop`);
+		await waitFor('3 stops at the service', async () => (await stopsOf()).length >= 3, 30000, 50);
+		const allStopsMs = Date.now() - stopAt;
+		await Promise.race([pending, sleep(15000)]);
+		const e = await readExecution(rest, decode, executionId, { timeoutMs: 10000 });
+		// Read after the execution settled: no stop twice, none late.
+		const stops = await stopsOf();
+		assert.deepEqual(stops.map((r) => r.kickoffId).sort(), [...ids].sort(), `stops: ${JSON.stringify(stops.map((r) => r.kickoffId))}`);
+		const states = (await runsFor(crew, tags)).map((r) => r.state);
+		assert.deepEqual(states, ['revoked', 'revoked', 'revoked']);
+		assert.equal(e.status, 'canceled', `execution ${executionId}: status ${e.status}`);
+		const stoppedBy = workerProcs.filter((p) => p.output().includes(`(kickoff ID ${ids[0]}); the crew was stopped too`)).length;
+		t.say(`    all 3 stops at the service ${allStopsMs} ms after POST /rest/executions/${executionId}/stop; the node's word from ${stoppedBy} worker(s)`);
+	});
+
+	// 4. The load figure: N calls × D on W workers × C.
+	await t.check(`load: ${LOAD_CALLS} concurrent webhook calls × ${LOAD_DURATION_MS / 1000} s crews all complete`, async () => {
+		const specs = Array.from({ length: LOAD_CALLS }, (_, i) => crewSpec(`load-${i}`, { durationMs: LOAD_DURATION_MS }));
+		const doneBefore = workerProcs.map((p) => startedOn(p).length);
+		const t0 = Date.now();
+		const answers = await Promise.all(specs.map((s) => call([s], { pollInterval: 0.5, timeout: 120 })));
+		const wallMs = Math.max(...answers.map((a) => a.endedAt)) - t0;
+		answers.forEach((a, i) => {
+			assert.equal(a.status, 200, `call ${i}: HTTP ${a.status} ${a.text.slice(0, 200)}`);
+			assert.ok(String(a.json[0].result).includes(specs[i].inputs.topic), `call ${i}: another crew's result: "${a.json[0].result}"`);
+		});
+		const slots = cluster.WORKERS * cluster.CONCURRENCY;
+		const idealMs = Math.ceil(LOAD_CALLS / slots) * LOAD_DURATION_MS;
+		const perWorker = workerProcs.map((p, w) => startedOn(p).length - doneBefore[w]);
+		const sorted = answers.map((a) => a.ms).sort((x, y) => x - y);
+		figures.load = { wallMs, idealMs, perWorker, slots, min: sorted[0], max: sorted[sorted.length - 1] };
+		t.say(
+			`    LOAD: ${LOAD_CALLS} calls × ${secs(LOAD_DURATION_MS)} crews on ${cluster.WORKERS} workers × concurrency ${cluster.CONCURRENCY} ` +
+				`(${slots} slots): wall ${secs(wallMs)}, ideal ceil(${LOAD_CALLS}/${slots}) × ${secs(LOAD_DURATION_MS)} = ${secs(idealMs)}, ` +
+				`ratio ${(wallMs / idealMs).toFixed(2)}; per-call ${secs(sorted[0])} to ${secs(sorted[sorted.length - 1])}; ` +
+				`executions per worker ${perWorker.map((c, w) => `worker-${w + 1} ${c}`).join(', ')}`,
+		);
+	});
+
+	await t.check('no crew was kicked off twice: one POST /kickoff and one run per crew asked for', async () => {
+		const kickoffs = (await crew.requests()).filter((r) => r.route === 'kickoff' && r.method === 'POST').slice(kickoffsBefore);
+		const runs = (await crew.runs()).slice(runsBefore);
+		const counts = new Map();
+		for (const r of runs) counts.set(r.inputs.topic, (counts.get(r.inputs.topic) || 0) + 1);
+		const twice = [...counts].filter(([, n]) => n > 1).map(([t, n]) => `${t} ×${n}`);
+		const never = expectedKickoffs.filter((t) => !counts.has(t));
+		assert.deepEqual(twice, [], 'crews started more than once');
+		assert.deepEqual(never, [], 'crews never started');
+		assert.equal(kickoffs.length, expectedKickoffs.length, `${kickoffs.length} kickoff requests for ${expectedKickoffs.length} crews`);
+		assert.equal(runs.length, expectedKickoffs.length, `${runs.length} runs for ${expectedKickoffs.length} crews`);
+		t.say(`  ${expectedKickoffs.length} crews asked for, ${kickoffs.length} kickoff requests, ${runs.length} runs`);
+	});
+
+	if (figures.stop || figures.load) {
+		t.say('# figures');
+		if (figures.stop) {
+			const s = figures.stop;
+			const ms = (v) => (v === null || v === undefined ? `never (watched ${s.watchedMs} ms)` : `${v} ms`);
+			t.say(
+				`#   stop: node stopped waiting ${ms(s.nodeStoppedMs)} after POST /rest/executions/<id>/stop; ` +
+					`${s.after} status read(s) after it${s.after ? ` (the last ${s.lastAfterMs} ms after it)` : ''}, ${s.rate} reads/s before; ` +
+					`worker let go of the job ${ms(s.releasedMs)}; webhook call returned ${s.webhookMs === undefined ? 'not within 10 s' : s.webhookMs + ' ms'}`,
+			);
+		}
+		if (figures.load) {
+			const l = figures.load;
+			t.say(`#   load: ${LOAD_CALLS} × ${secs(LOAD_DURATION_MS)} on ${cluster.WORKERS}×${cluster.CONCURRENCY} slots: ${secs(l.wallMs)} (ideal ${secs(l.idealMs)}, ×${(l.wallMs / l.idealMs).toFixed(2)})`);
+		}
+	}
+	if (withoutCancelSignal()) t.say('WITHOUT the cancel signal: the stop checks are expected to fail');
+}
+
+module.exports = {
+	name: 'queue',
+	title: 'Queue mode: Kickoff and Wait on n8n workers, a stop from main',
+	majors: ['2'],
+	async run(t) {
+		try {
+			await run(t);
+		} finally {
+			await releaseQueueCluster(t, 'queue');
+		}
+	},
+};

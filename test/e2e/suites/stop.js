@@ -1,0 +1,164 @@
+'use strict';
+// Stopping crews in a real n8n (issue 32): Crew → Stop, a stopped run read back, Kickoff and
+// Wait's On Timeout: Stop Crews Still Running, and an execution waiting on 3 crews cancelled
+// through n8n's REST API as the editor's Stop button does (POST /rest/executions/:id/stop,
+// the same route in 1.x and 2.x). Every Crew node at version 1.3.
+//
+//   node test/e2e/run.js --only stop [--n8n 2|1|all]
+//
+// Per major, on the shared n8n:
+//   the example examples/stop-a-crew.json: Kickoff, Stop (one POST /stop), Get Status reads
+//     the run as stopped (REVOKED on the service);
+//   Stop of a run that had ended: no error, already_ended with its state;
+//   Stop of an unknown kickoff id: the not-found error naming the id and the Base URL;
+//   Kickoff and Wait timing out with On Timeout: Stop Crews Still Running: one stop, the item
+//     says the crew was stopped;
+//   Kickoff and Wait waiting on 3 crews, the execution stopped over REST: exactly 3 stops, one
+//     per crew, every run REVOKED, the execution canceled;
+//   no token in anything n8n printed or stored.
+
+const assert = require('node:assert/strict');
+
+const { CREDENTIALS, loadExample } = require('../lib/fixtures');
+const { items, errorText } = require('../lib/runData');
+const { manualTrigger } = require('../lib/rest');
+const { until } = require('../lib/until');
+
+const CREW_TYPE = 'n8n-nodes-crewai.crew';
+const NEVER = '{"reference": {"outcome": "never"}}';
+
+/** A saved workflow: Start, then the given nodes in a chain. */
+function chain(id, name, nodes) {
+	const start = { parameters: {}, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
+	const all = [start, ...nodes.map((node, index) => ({ typeVersion: 1.3, position: [220 * (index + 1), 0], ...node }))];
+	const connections = {};
+	for (let i = 0; i < all.length - 1; i++) connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	return { id, name, nodes: all, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+const crewNode = (name, parameters, extra = {}) => ({ name, type: CREW_TYPE, parameters, credentials: { crewApi: { ...CREDENTIALS.organization } }, ...extra });
+
+function workflows() {
+	return {
+		'stop-example': loadExample('stop-a-crew.json', { id: 'e2eStopExample01', set: { Kickoff: { 'options.meta': NEVER } } }),
+		'stop-ended': chain('e2eStopEnded0001', 'Stop: a run that had ended', [
+			crewNode('Kickoff', { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { meta: '{"reference": {"durationMs": 0}}' } }),
+			crewNode('Stop', { operation: 'stop', kickoffId: '={{ $json.kickoff_id }}' }),
+		]),
+		'stop-unknown': chain('e2eStopUnknown01', 'Stop: an unknown kickoff id', [crewNode('Stop', { operation: 'stop', kickoffId: 'no-such-kickoff' })]),
+		'stop-timeout': chain('e2eStopTimeout01', 'Kickoff and Wait: On Timeout stops the crew', [
+			crewNode(
+				'Kickoff and Wait',
+				{ operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { meta: NEVER, pollInterval: 0.5, timeout: 2, onTimeout: 'stopCrews' } },
+				{ onError: 'continueRegularOutput' },
+			),
+		]),
+		'stop-cancel': chain('e2eStopCancel001', 'Kickoff and Wait on 3 crews, to be stopped', [
+			{
+				name: 'Topics',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				parameters: { jsCode: "return ['a', 'b', 'c'].map((topic) => ({ json: { topic } }));" },
+			},
+			crewNode('Kickoff and Wait', {
+				operation: 'kickoffAndWait',
+				inputsMode: 'json',
+				inputsJson: '={{ JSON.stringify({ topic: $json.topic }) }}',
+				options: { meta: NEVER, pollInterval: 60, timeout: 600 },
+			}),
+		]),
+	};
+}
+
+/** Starts a saved workflow as the editor's "Execute workflow" does, without waiting for its end. */
+async function startManually(t, key) {
+	const workflowId = t.workflows[key].id;
+	const workflow = await t.rest.get(`workflows/${workflowId}`);
+	const trigger = manualTrigger(workflow);
+	const body = t.major === '1' ? { workflowData: workflow, triggerToStartFrom: { name: trigger.name } } : { triggerToStartFrom: { name: trigger.name } };
+	const { executionId } = await t.rest.post(`workflows/${workflowId}/run`, body);
+	assert.ok(executionId, `POST /rest/workflows/${workflowId}/run started nothing`);
+	return executionId;
+}
+
+async function run(t) {
+	const { check, crew, tokens } = t;
+	const stops = async () => (await crew.requests()).filter((request) => request.route === 'stop');
+	const execute = async (key) => {
+		await t.resetService();
+		const exec = await t.run(key);
+		t.assertNoToken(exec.output, 'n8n\'s output');
+		return exec;
+	};
+
+	await check('the example Stop a crew: Kickoff, one POST /stop, Get Status reads the run as stopped', async () => {
+		const exec = await execute('stop-example');
+		assert.equal(exec.code, 0, errorText(exec.run));
+		const [run] = await crew.runs();
+		assert.deepEqual(items(exec.run, 'Stop')[0].json, { kickoff_id: run.kickoffId, state: 'stopped', already_ended: false });
+		const [status] = items(exec.run, 'Get Status');
+		assert.equal(status.json.state, 'stopped');
+		assert.equal(status.json.error, null);
+		assert.deepEqual((await stops()).map((request) => [request.kickoffId, request.status]), [[run.kickoffId, 200]]);
+		assert.equal(run.state, 'revoked');
+	});
+
+	await check('Stop of a run that had ended is no error: already_ended, state completed', async () => {
+		const exec = await execute('stop-ended');
+		assert.equal(exec.code, 0, errorText(exec.run));
+		const [item] = items(exec.run, 'Stop');
+		assert.equal(item.json.state, 'completed');
+		assert.equal(item.json.already_ended, true);
+		assert.equal(item.json.service_state, 'SUCCESS');
+	});
+
+	await check('Stop of an unknown kickoff id: the not-found error naming the id and the Base URL', async () => {
+		const exec = await execute('stop-unknown');
+		assert.notEqual(exec.code, 0);
+		assert.match(errorText(exec.run), new RegExp(`Not found: the crew service at ${crew.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} knows no run with kickoff ID no-such-kickoff, so nothing was stopped`));
+		assert.equal((await stops()).length, 1);
+	});
+
+	await check('Kickoff and Wait timing out with On Timeout: Stop Crews Still Running stops the crew once and says so', async () => {
+		const exec = await execute('stop-timeout');
+		const [run] = await crew.runs();
+		const [item] = items(exec.run, 'Kickoff and Wait');
+		assert.match(String(item.json.error), new RegExp(`^The crew did not finish within 2 seconds and was stopped \\(kickoff ID ${run.kickoffId}\\)`));
+		assert.deepEqual((await stops()).map((request) => request.kickoffId), [run.kickoffId]);
+		assert.equal(run.state, 'revoked');
+	});
+
+	await check('an execution waiting on 3 crews, stopped through the REST API (POST /rest/executions/:id/stop): exactly 3 stops, one per crew', async () => {
+		await t.resetService();
+		const executionId = await startManually(t, 'stop-cancel');
+		await until('the 3 kickoffs answered', async () => (await crew.requests()).filter((r) => r.route === 'kickoff' && r.status === 200).length === 3, 60000, 100);
+		const stopAt = Date.now();
+		await t.rest.post(`executions/${executionId}/stop`);
+		await until('3 stops at the service', async () => (await stops()).length >= 3, 30000, 50);
+		const allStopsMs = Date.now() - stopAt;
+		const execution = await until('the execution canceled', async () => {
+			const e = await t.rest.execution(executionId).catch(() => null);
+			return e && e.status !== 'running' && e.status !== 'new' ? e : null;
+		}, 30000, 200);
+		const runs = await crew.runs();
+		// Read again after the execution settled: no stop came twice, none came late.
+		const requests = await stops();
+		assert.deepEqual(requests.map((request) => request.kickoffId).sort(), runs.map((r) => r.kickoffId).sort());
+		assert.deepEqual(runs.map((r) => r.state), ['revoked', 'revoked', 'revoked']);
+		assert.equal(execution.status, 'canceled');
+		t.say(`all 3 stops at the service ${allStopsMs} ms after POST /rest/executions/${executionId}/stop`);
+		const log = t.n8n.server.proc.output();
+		t.assertNoToken(log, 'n8n\'s log');
+		for (const token of Object.values(tokens)) assert.ok(!JSON.stringify(execution).includes(token), 'a token in the stored execution');
+	});
+}
+
+module.exports = {
+	name: 'stop',
+	title: 'Stopping crews: Crew → Stop, On Timeout, a cancelled execution',
+	majors: ['1', '2'],
+	needs: { server: true },
+	service: { durationMs: 3000 },
+	workflows,
+	run,
+};

@@ -1,0 +1,120 @@
+/**
+ * Kickoff and Wait stopping the crews it gives up on: at its timeout (On Timeout:
+ * Stop Crews Still Running) and when n8n cancels the execution (node version 1.3,
+ * or the option), on n8n-core's real engine against the reference service.
+ * n8n-core aborts every request of a cancelled execution made through the node's
+ * context, so these tests also pin that the stops still reach the service.
+ */
+import { useCrewService } from '../helpers/crewService';
+import { items, runCrewWorkflow } from '../helpers/crewWorkflow';
+import type { CrewWorkflowRun } from '../helpers/crewWorkflow';
+
+const crew = useCrewService();
+beforeEach(() => crew.service.configure({ stopRoute: true }));
+
+/** Ends a test that hangs well before jest's own timeout, with a message that says where. */
+const HANG_GUARD_MS = 20_000;
+
+const waitFor = (options: object) => ({ operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options });
+
+/** Runs Kickoff and Wait and cancels the execution, as n8n's Stop button does, once the service has `crews` runs. */
+async function cancelWhenStarted(crews: number, run: (signal: AbortSignal) => Promise<CrewWorkflowRun>): Promise<CrewWorkflowRun> {
+	const controller = new AbortController();
+	const watcher = setInterval(() => {
+		if (crew.service.runs.length >= crews) controller.abort();
+	}, 5);
+	const guard = setTimeout(() => controller.abort(), HANG_GUARD_MS);
+	try {
+		return await run(controller.signal);
+	} finally {
+		clearInterval(watcher);
+		clearTimeout(guard);
+	}
+}
+
+function stopsByKickoff(): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const request of crew.service.requests) if (request.route === 'stop' && request.kickoffId) counts[request.kickoffId] = (counts[request.kickoffId] ?? 0) + 1;
+	return counts;
+}
+
+describe('Kickoff and Wait, On Timeout', () => {
+	it('Stop Crews Still Running stops each crew still running at the timeout, once, and its item says so', async () => {
+		crew.service.configure({ durationMs: 100, plan: ({ index }) => (index === 1 ? undefined : { outcome: 'never' }) });
+		const { output } = await runCrewWorkflow({ parameters: waitFor({ pollInterval: 0.1, timeout: 1, onTimeout: 'stopCrews' }), credentials: crew.credentials, items: items(3), continueOnFail: true });
+		const [first, second, third] = crew.service.runs;
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[0].json.error).toMatch(new RegExp(`^The crew did not finish within 1 seconds and was stopped \\(kickoff ID ${first.kickoffId}\\)`));
+		expect(output[0].json.description).toMatch(/stopped this one: it spends nothing more/);
+		expect(output[1].json.state).toBe('completed');
+		expect(output[2].json.error).toMatch(/and was stopped/);
+		expect(stopsByKickoff()).toEqual({ [first.kickoffId]: 1, [third.kickoffId]: 1 });
+		expect([first.state, second.state, third.state]).toEqual(['revoked', 'completed', 'revoked']);
+	});
+
+	it('by default leaves them running, as before', async () => {
+		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
+		const { output } = await runCrewWorkflow({ parameters: waitFor({ pollInterval: 0.1, timeout: 1 }), credentials: crew.credentials, continueOnFail: true, typeVersion: 1.3 });
+		expect(output[0].json.description).toMatch(/^The crew was not stopped and may still finish/);
+		expect(crew.service.count('stop')).toBe(0);
+		expect(crew.service.runs[0].state).toBe('running');
+	});
+
+	it('a deployment that cannot be stopped: the item says the stop failed, why, and where to stop it', async () => {
+		crew.service.configure({ plan: () => ({ outcome: 'never' }), stopRoute: false });
+		const { output } = await runCrewWorkflow({ parameters: waitFor({ pollInterval: 0.1, timeout: 1, onTimeout: 'stopCrews' }), credentials: crew.credentials, continueOnFail: true });
+		expect(output[0].json.error).toMatch(/^The crew did not finish within 1 seconds \(kickoff ID [^)]+\); it was last running$/);
+		expect(output[0].json.description).toMatch(/^Stopping it failed \(this deployment cannot be stopped through its API \(it answered 404 to POST \/stop\); stop it in the crew's dashboard\), so it may still be running/);
+		expect(crew.service.count('stop')).toBe(1);
+	});
+});
+
+describe('Kickoff and Wait, the execution cancelled', () => {
+	const long = waitFor({ pollInterval: 60, timeout: 600 });
+
+	it('node version 1.3 stops every crew it started that has not ended, each once, and says so', async () => {
+		crew.service.configure({ plan: ({ index }) => (index === 1 ? { durationMs: 0 } : { outcome: 'never' }) });
+		const { error, run } = await cancelWhenStarted(3, async (cancelSignal) => await runCrewWorkflow({ parameters: long, credentials: crew.credentials, items: items(3), cancelSignal, typeVersion: 1.3 }));
+		const [first, second, third] = crew.service.runs;
+		// The cancel comes before the first status read, so the node has not seen the second crew end: its stop is
+		// answered 400 SUCCESS and changes nothing. Each crew gets one stop, never two.
+		expect(stopsByKickoff()).toEqual({ [first.kickoffId]: 1, [second.kickoffId]: 1, [third.kickoffId]: 1 });
+		expect([first.state, second.state, third.state]).toEqual(['revoked', 'completed', 'revoked']);
+		expect(run.status).not.toBe('success');
+		expect(error?.message).toBe(`The execution was stopped while waiting for the crew (kickoff ID ${first.kickoffId}); the crew was stopped too`);
+	}, HANG_GUARD_MS + 10_000);
+
+	it('with Continue On Fail, each item says what became of its crew', async () => {
+		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
+		const { output } = await cancelWhenStarted(2, async (cancelSignal) => await runCrewWorkflow({ parameters: long, credentials: crew.credentials, items: items(2), cancelSignal, typeVersion: 1.3, continueOnFail: true }));
+		expect(output.map((item) => item.json.error)).toEqual(crew.service.runs.map((r) => `The execution was stopped while waiting for the crew (kickoff ID ${r.kickoffId}); the crew was stopped too`));
+		expect(crew.service.count('stop')).toBe(2);
+	}, HANG_GUARD_MS + 10_000);
+
+	it.each([
+		['1.2, as saved before', 1.2, {}, 0],
+		['1.2 with the option on', 1.2, { stopCrewsOnCancel: true }, 3],
+		['1.3 with the option off', 1.3, { stopCrewsOnCancel: false }, 0],
+	])('node version %s: %#', async (_, typeVersion, options, stops) => {
+		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
+		const parameters = waitFor({ pollInterval: 60, timeout: 600, ...options });
+		await cancelWhenStarted(3, async (cancelSignal) => await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(3), cancelSignal, typeVersion }));
+		expect(crew.service.count('stop')).toBe(stops);
+		expect(crew.service.runs.filter((run) => run.state === 'revoked')).toHaveLength(stops);
+	}, HANG_GUARD_MS + 10_000);
+
+	it('a kickoff in flight at the cancel is let finish, so its crew is stopped too; 1.2 aborts it unanswered', async () => {
+		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
+		for (const typeVersion of [1.3, 1.2]) {
+			crew.service.reset();
+			// The second kickoff starts its run at once and is answered later: the cancel comes in between.
+			crew.service.injectFault({ route: 'kickoff', kind: 'delay', delayMs: 0, times: 1 });
+			crew.service.injectFault({ route: 'kickoff', kind: 'delay', delayMs: 1_000, afterProcessing: true, times: 1 });
+			const parameters = waitFor({ pollInterval: 60, timeout: 600, maxConcurrentKickoffs: 1, stopCrewsOnCancel: typeVersion === 1.2 ? undefined : true });
+			await cancelWhenStarted(2, async (cancelSignal) => await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(2), cancelSignal, typeVersion, continueOnFail: true }));
+			expect(crew.service.runs).toHaveLength(2);
+			if (typeVersion === 1.3) expect(stopsByKickoff()).toEqual(Object.fromEntries(crew.service.runs.map((run) => [run.kickoffId, 1])));
+			else expect(crew.service.count('stop')).toBe(0);
+		}
+	}, 2 * HANG_GUARD_MS + 10_000);
+});
