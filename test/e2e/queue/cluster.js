@@ -19,6 +19,7 @@ const { startCrewService } = require('../lib/crew');
 const { credentialsFor, WORKFLOWS_DIR } = require('../lib/fixtures');
 const { freePort } = require('../lib/n8n');
 const { secs } = require('../lib/report');
+const { until } = require('../lib/until');
 const { startCluster } = require('./stack');
 const { packWithoutCancelSignal } = require('./patched');
 const { decoderFor } = require('./executions');
@@ -124,6 +125,8 @@ async function releaseQueueCluster(t, suiteName) {
 		if (proc) await procs.stop(proc);
 	}
 	await t.check(`every queue process torn down by its own pid (${cluster.pids.map((p) => `${p.name} ${p.pid}`).join(', ')})`, async () => {
+		// A process killed a moment ago may not have been reaped yet: wait for that, with a hang guard.
+		await until('every queue process gone', async () => leftovers(cluster.pids, cluster.root).length === 0, 10000).catch(() => {});
 		assert.deepEqual(leftovers(cluster.pids, cluster.root), [], 'still running');
 		t.say(`stopped in ${secs(Date.now() - t0)}`);
 	});
