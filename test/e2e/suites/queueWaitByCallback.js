@@ -348,6 +348,8 @@ module.exports = {
 	name: 'queueWaitByCallback',
 	title: 'Queue mode: Wait By: Callback holds no worker slot while it waits, against polling',
 	majors: ['2'],
+	// Its figures are ratios of time: run after the other suites, not beside another lane.
+	alone: true,
 	async run(t) {
 		const figures = [];
 		const samplers = [];
