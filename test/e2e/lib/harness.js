@@ -130,7 +130,12 @@ function createLane({ major, suites, root, packed, opts }) {
 		const credentials = model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : [];
 		for (const suite of shared) if (suite.credentials) credentials.push(...suite.credentials({ major, model, baseUrl, tokens: stack.tokens }));
 		if (credentials.length) await stack.n8n.importCredentials(credentials);
-		const env = { N8N_PORT: String(port), WEBHOOK_URL: `${baseUrl}/` };
+		// n8n 2.x lets Read/Write Files from Disk read only under N8N_RESTRICT_FILE_ACCESS_TO (default
+		// ~/.n8n-files, outside the run's folder): a folder of the run's own, where a suite writes the
+		// files its workflows read (t.filesDir). 1.x gets the same; no other node reads from disk here.
+		const filesDir = path.join(root, `shared-${major}`, 'files');
+		fs.mkdirSync(filesDir, { recursive: true });
+		const env = { N8N_PORT: String(port), WEBHOOK_URL: `${baseUrl}/`, N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
 		await stack.n8n.start({ env });
 		await stack.n8n.setupOwner();
 		const rest = await restClient(stack.n8n.server.url);
@@ -148,7 +153,7 @@ function createLane({ major, suites, root, packed, opts }) {
 			Object.assign(rest, signedIn);
 		};
 		say(`  [n8n ${lane.version}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
-		return { ...stack, model, rest, restart, baseUrl, workflowsBySuite: byKey };
+		return { ...stack, model, rest, restart, baseUrl, filesDir, workflowsBySuite: byKey };
 	}
 	let browser;
 	lane.browser = async () => {
@@ -223,6 +228,7 @@ async function suiteContext({ suite, lane, results, root, packed, opts }) {
 			model: stack.model,
 			installedAt: stack.installedAt,
 			baseUrl: stack.baseUrl,
+			filesDir: stack.filesDir,
 			restartN8n: stack.restart,
 			workflows: stack.workflowsBySuite[suite.name] || {},
 		});

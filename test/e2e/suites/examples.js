@@ -13,13 +13,15 @@
 // The only changes to an example before it is imported are the ones a test needs and a user would
 // make anyway: the reference crew's steering (options.meta), shorter waits, a Webhook path of its
 // own (the shared n8n already serves the other suites' copies of the same examples), the Crew
-// Trigger's URL pasted where the kickoff example asks for it, and the scripted model's script.
+// Trigger's URL pasted where the kickoff example asks for it, the file example's path set to a file
+// written in the one folder the shared n8n may read (t.filesDir), and the scripted model's script.
 //
 // A new workflow added node by node from the node panel is the firstSteps suite's; here every
 // import starts from the same empty canvas a user opens with "Create workflow".
 
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const { signIn } = require('../lib/browser');
@@ -191,6 +193,49 @@ module.exports = {
 			assert.equal(kickoffs[1].body.restoreFromStateId, first.json.kickoff_id, 'the next run restores the first one\'s state');
 			assert.equal(next.json.flow_state.run_count, 2, JSON.stringify(next.json.flow_state));
 			assert.deepEqual(next.json.flow_state.kickoff_ids, [first.json.kickoff_id, next.json.kickoff_id]);
+		});
+
+		await check('stop-a-crew.json, pasted: "Execute workflow" kicks off a crew, stops it with exactly one stop, and Get Status reads it stopped', async () => {
+			await t.resetService();
+			// A crew that would never end on its own, so that it is still running when Stop comes.
+			const wf = await importExample('stop-a-crew.json', { how: { set: { Kickoff: { 'options.meta': '{"reference": {"outcome": "never"}}' } } } });
+			await editor.executeWorkflow(page);
+			const execution = await finishedRun(wf.id);
+			assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error || null));
+			const run = only(await t.crew.runs(), 'kickoff');
+			const [kicked] = itemsOf(execution, 'Kickoff');
+			assert.equal(kicked.json.kickoff_id, run.kickoffId);
+			const [stopped] = itemsOf(execution, 'Stop');
+			assert.deepEqual(stopped.json, { kickoff_id: run.kickoffId, state: 'stopped', already_ended: false });
+			const stops = (await t.crew.requests()).filter((r) => r.route === 'stop');
+			assert.deepEqual(stops.map((r) => [r.kickoffId, r.status]), [[run.kickoffId, 200]], 'one stop, for the kicked-off run');
+			const [status] = itemsOf(execution, 'Get Status');
+			assert.equal(status.json.state, 'stopped', JSON.stringify(status.json));
+			assert.equal(status.json.kickoff_id, run.kickoffId);
+			assert.equal(run.state, 'revoked', 'the service ended the run');
+		});
+
+		await check('a-file-to-a-crew.json, pasted, its path set to a file of ours: the crew gets the file byte for byte (sha256, name, type) and completes', async () => {
+			await t.resetService({ multipartKickoff: 'accepted', maxFileBytes: null });
+			// The user sets the file's path to theirs (the guide's step 1), under the folder n8n may read.
+			const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(64 * 1024)]);
+			const filePath = path.join(t.filesDir, 'report.pdf');
+			fs.writeFileSync(filePath, bytes);
+			const wf = await importExample('a-file-to-a-crew.json', { how: { set: { 'Read Report': { fileSelector: filePath }, 'Kickoff and Wait': QUICK } } });
+			await editor.executeWorkflow(page);
+			const execution = await finishedRun(wf.id);
+			assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error || null));
+			const [item] = itemsOf(execution, 'Kickoff and Wait');
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.equal(item.json.state, 'completed', JSON.stringify(item.json).slice(0, 500));
+			assert.equal(item.json.kickoff_id, run.kickoffId);
+			const file = only(run.files || [], 'file at the service');
+			const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+			assert.deepEqual(
+				{ field: file.field, name: file.name, type: file.type, size: file.size, sha256: file.sha256, via: file.via },
+				{ field: 'document', name: 'report.pdf', type: 'application/pdf', size: bytes.length, sha256, via: 'multipart' },
+			);
+			assert.ok(String(item.json.result).includes(sha256), `the crew's result names no file: ${String(item.json.result).slice(0, 500)}`);
 		});
 
 		await check('crew-trigger.json published and crew-trigger-kickoff.json run with its Production URL: the crew\'s finished event starts the Crew Trigger\'s workflow once', async () => {
