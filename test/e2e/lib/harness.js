@@ -289,13 +289,17 @@ async function runAll(opts, { pack }) {
 			results.record({ suite: 'setup', major: '-', label: 'setup', name: 'npm pack of the package', err, ms: 0 });
 		}
 		if (packed) {
-			const lanes = opts.majors.map((major) => {
-				const suites = all.filter((s) => s.majors.includes(major));
-				return { lane: createLane({ major, suites, root, packed, opts }), suites };
-			});
+			const laneOf = (major, suites) => ({ lane: createLane({ major, suites, root, packed, opts }), suites });
 			const go = ({ lane, suites }) => runLane({ lane, suites, results, root, packed, opts });
+			const lanes = opts.majors.map((major) => laneOf(major, all.filter((s) => s.majors.includes(major) && !s.alone)));
 			if (opts.serial) for (const l of lanes) await go(l);
 			else await Promise.all(lanes.map(go));
+			// Suites that measure ratios of time (queue mode's slots and resumes) run after the
+			// lanes, one major at a time, so that another lane's load does not bend their figures.
+			for (const major of opts.majors) {
+				const alone = all.filter((s) => s.majors.includes(major) && s.alone);
+				if (alone.length > 0) await go(laneOf(major, alone));
+			}
 			const started = Date.now();
 			const leaks = leakedTokens(root);
 			results.record({

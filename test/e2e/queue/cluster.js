@@ -19,6 +19,7 @@ const { startCrewService } = require('../lib/crew');
 const { credentialsFor, WORKFLOWS_DIR } = require('../lib/fixtures');
 const { freePort } = require('../lib/n8n');
 const { secs } = require('../lib/report');
+const { until } = require('../lib/until');
 const { startCluster } = require('./stack');
 const { packWithoutCancelSignal } = require('./patched');
 const { decoderFor } = require('./executions');
@@ -98,12 +99,17 @@ async function build(t) {
 /** The run's queue stack, built on the first call (as a check of the calling suite). */
 async function queueCluster(t) {
 	if (!building) {
-		let built;
-		const up = await t.check(`queue mode up: redis, n8n main + ${WORKERS} workers (concurrency ${CONCURRENCY}), shared sqlite, package on every process, the queue workflows published`, async () => {
-			built = await build(t);
-			t.say(`n8n ${built.layout.version}; main ${built.baseUrl}; run data decoded with ${built.decode.from}`);
-		});
-		building = up ? built : 'failed';
+		// Built even when --grep leaves this check out: the checks it selects need the stack.
+		const started = Date.now();
+		let failure = null;
+		try {
+			building = await build(t);
+			t.say(`n8n ${building.layout.version}; main ${building.baseUrl}; run data decoded with ${building.decode.from}`);
+		} catch (err) {
+			failure = err;
+			building = 'failed';
+		}
+		t.report.record(`n8n ${t.version}`, `queue mode up: redis, n8n main + ${WORKERS} workers (concurrency ${CONCURRENCY}), shared sqlite, package on every process, the queue workflows published`, failure, Date.now() - started);
 	}
 	return building === 'failed' ? null : building;
 }
@@ -124,6 +130,8 @@ async function releaseQueueCluster(t, suiteName) {
 		if (proc) await procs.stop(proc);
 	}
 	await t.check(`every queue process torn down by its own pid (${cluster.pids.map((p) => `${p.name} ${p.pid}`).join(', ')})`, async () => {
+		// A process killed a moment ago may not have been reaped yet: wait for that, with a hang guard.
+		await until('every queue process gone', async () => leftovers(cluster.pids, cluster.root).length === 0, 10000).catch(() => {});
 		assert.deepEqual(leftovers(cluster.pids, cluster.root), [], 'still running');
 		t.say(`stopped in ${secs(Date.now() - t0)}`);
 	});

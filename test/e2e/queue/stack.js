@@ -155,11 +155,9 @@ async function startCluster({ major, root, packed, workers, concurrency, credent
 			await waitForWebhook(mainServer.url, node.parameters.path, node.parameters.httpMethod || 'GET', mainServer.proc);
 		}
 	}
-	// How long main and the workers took to start and serve the webhooks: what a restart costs here.
-	const startMs = Date.now() - t0;
-	log(`webhooks registered ${(startMs / 1000).toFixed(1)} s after the start`);
+	log(`webhooks registered ${((Date.now() - t0) / 1000).toFixed(1)} s after the start`);
 	const rest = await ownerSession(mainServer.url);
-	return { layout, redis, main, workers: workerNodes, rest, dbFile, mainEnv, startMs };
+	return { layout, redis, main, workers: workerNodes, rest, dbFile, mainEnv };
 }
 
 /**

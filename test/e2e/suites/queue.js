@@ -364,6 +364,8 @@ module.exports = {
 	name: 'queue',
 	title: 'Queue mode: Kickoff and Wait on n8n workers, a stop from main',
 	majors: ['2'],
+	// Its figures are ratios of time: run after the other suites, not beside another lane.
+	alone: true,
 	async run(t) {
 		try {
 			await run(t);
