@@ -78,6 +78,9 @@ function loadCallbackWorkflows(urls = {}) {
 	}
 	const credentials = { crewCallbackApi: CALLBACK_CREDENTIAL };
 	out['stream-trigger'] = loadExample('crew-trigger.json', { id: 'e2eCbStreamTrig1', credentials });
+	// The examples suite publishes the example as a user imports it, on the same n8n: this copy
+	// listens under a webhookId of its own, or the second trigger to go live would clash.
+	out['stream-trigger'].nodes.find((n) => n.webhookId).webhookId = 'e2ecb5a1-8b3c-4d4e-8f90-e2ec0a11bac1';
 	out['stream-kickoff'] = loadExample('crew-trigger-kickoff.json', {
 		id: 'e2eCbStreamKick1',
 		credentials,

@@ -38,6 +38,9 @@ function loadWorkflows() {
 	const crewNode = streaming.nodes.find((n) => n.type === 'n8n-nodes-crewai.crew');
 	assert.equal(crewNode.credentials.crewApi.id, 'REPLACE_WITH_YOUR_CREW_API_CREDENTIAL', 'the example keeps its credential placeholder');
 	crewNode.credentials.crewApi = { ...CREDENTIALS.organization };
+	// The examples suite publishes the example itself on the same n8n: this copy listens under a
+	// webhookId of its own, or the second Chat Trigger to go live would clash with the first.
+	streaming.nodes[0].webhookId = `${streaming.nodes[0].webhookId.slice(0, -4)}5c0e`;
 	const lastNode = JSON.parse(JSON.stringify(streaming));
 	lastNode.id = `${streaming.id.slice(0, -2)}n1`;
 	lastNode.name = `${streaming.name} (When Last Node Finishes)`;
