@@ -175,6 +175,9 @@ async function executeWorkflow(page) {
  * Makes the workflow's triggers listen in production: n8n 2.x's "Publish" (and the dialog's own
  * Publish), n8n 1.x's Active switch (confirming its dialog when it shows one).
  */
+/** How long the dialogs around Publish may take to close, on a loaded machine. */
+const DIALOG_TIMEOUT_MS = 45000;
+
 async function publish(page, major) {
 	if (String(major) === '1') {
 		await page.locator(sel.activateSwitch).first().click();
@@ -183,10 +186,17 @@ async function publish(page, major) {
 		return;
 	}
 	await page.locator(sel.publishButton).first().click();
-	const dialog = page.getByRole('dialog').last();
-	await dialog.waitFor({ state: 'visible' });
-	await dialog.getByRole('button', { name: /^Publish$/ }).first().click();
-	await dialog.waitFor({ state: 'hidden' });
+	const publishDialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: /^Publish$/ }) }).last();
+	await publishDialog.waitFor({ state: 'visible' });
+	await publishDialog.getByRole('button', { name: /^Publish$/ }).first().click();
+	await publishDialog.waitFor({ state: 'hidden', timeout: DIALOG_TIMEOUT_MS });
+	// n8n 2.41 may then show "Workflow published … Got it" (a webhook workflow, until "Don't show
+	// again"): a user reads it and clicks Got it. Its Production Checklist beside the canvas stays.
+	const gotIt = page.getByRole('button', { name: /^Got it$/ }).first();
+	if (await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) {
+		await gotIt.click();
+		await gotIt.waitFor({ state: 'hidden', timeout: DIALOG_TIMEOUT_MS });
+	}
 }
 
 module.exports = {
