@@ -395,9 +395,27 @@ async function startCrewService(userOptions = {}) {
 	 * @param {(why: string) => Answer} invalid
 	 * @returns {Promise<Answer>}
 	 */
+	/**
+	 * Reads a request body to its end and drops it.
+	 * @param {http.IncomingMessage} req
+	 * @returns {Promise<void>}
+	 */
+	function readToEnd(req) {
+		return new Promise((resolve) => {
+			if (req.readableEnded) return resolve();
+			req.once('end', resolve).once('error', () => resolve()).once('close', () => resolve());
+			req.resume();
+		});
+	}
+
 	async function multipartKickoff(req, entry, invalid) {
 		// An older crewAI's route takes JSON only: FastAPI hands the form bytes to the body model.
-		if (options.multipartKickoff === 'refused') return jsonAnswer(422, MULTIPART_REFUSED);
+		if (options.multipartKickoff === 'refused') {
+			// FastAPI reads the whole body before its JSON model refuses it: the client has sent every
+			// byte when the 422 comes, never a closed connection mid-file.
+			await readToEnd(req);
+			return jsonAnswer(422, MULTIPART_REFUSED);
+		}
 		const boundary = boundaryOf(req.headers['content-type']);
 		if (boundary === null) return invalid('multipart/form-data without a boundary');
 		const read = await readMultipart(req, boundary, { onBytes: withinProxyLimit });
