@@ -3,6 +3,7 @@
 // downloaded browser: playwright-core only drives the executable given here.
 
 const fs = require('node:fs');
+const path = require('node:path');
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Without the background-networking flags Chromium keeps trying to reach Google's hosts.
@@ -40,4 +41,25 @@ async function signIn(page, url, owner) {
 	await page.waitForURL((u) => !u.pathname.includes('/signin'));
 }
 
-module.exports = { launch, signIn, CHROMIUM, FLAGS };
+/**
+ * t.check for a browser suite: a check that fails leaves a screenshot of where the page was
+ * (`<dir>/<prefix>-failed-<n>.png`), so a UI timeout can be read after the run.
+ * @param {{ check(name: string, fn: () => Promise<void>): Promise<boolean> }} t
+ * @param {() => import('playwright-core').Page | undefined} pageOf the page as it is when a check fails
+ */
+function checkWithScreenshot(t, pageOf, dir, prefix) {
+	let failures = 0;
+	return (name, fn) =>
+		t.check(name, async () => {
+			try {
+				await fn();
+			} catch (err) {
+				failures += 1;
+				const page = pageOf();
+				if (page) await page.screenshot({ path: path.join(dir, `${prefix}-failed-${failures}.png`) }).catch(() => {});
+				throw err;
+			}
+		});
+}
+
+module.exports = { launch, signIn, checkWithScreenshot, CHROMIUM, FLAGS };

@@ -14,7 +14,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { signIn } = require('../lib/browser');
+const { checkWithScreenshot, signIn } = require('../lib/browser');
 const { OWNER } = require('../lib/n8n');
 const { say } = require('../lib/report');
 
@@ -37,18 +37,7 @@ async function run(t) {
 		say(`    screenshot ${path.relative(process.cwd(), file)}`);
 	};
 	let page;
-	let failures = 0;
-	// Every check: on failure, a screenshot of where the page was.
-	const check = (name, fn) =>
-		t.check(name, async () => {
-			try {
-				await fn();
-			} catch (err) {
-				failures += 1;
-				if (page) await shot(page, `failed-${failures}`).catch(() => {});
-				throw err;
-			}
-		});
+	const check = checkWithScreenshot(t, () => page, SHOTS, `n8n${major}`);
 	try {
 		const url = t.baseUrl;
 		const ready = await check('the shared n8n serves the editor; the owner signs in in Chromium', async () => {

@@ -24,7 +24,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { signIn } = require('../lib/browser');
+const { checkWithScreenshot, signIn } = require('../lib/browser');
 const { OWNER } = require('../lib/n8n');
 const { exampleFiles, loadExample } = require('../lib/fixtures');
 const { decodeExecutionData } = require('../lib/rest');
@@ -62,18 +62,7 @@ module.exports = {
 		const url = t.n8n.server.url;
 		const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
 		page.setDefaultTimeout(UI_TIMEOUT);
-		const shots = path.join(__dirname, '..', 'screenshots');
-		let failures = 0;
-		const check = (name, fn) =>
-			t.check(name, async () => {
-				try {
-					await fn();
-				} catch (err) {
-					failures += 1;
-					await page.screenshot({ path: path.join(shots, `n8n${t.major}-examples-failed-${failures}.png`) }).catch(() => {});
-					throw err;
-				}
-			});
+		const check = checkWithScreenshot(t, () => page, path.join(__dirname, '..', 'screenshots'), `n8n${t.major}-examples`);
 
 		// What n8n stored of a workflow's runs, as the editor's Executions tab lists them.
 		const executions = async (workflowId) => (await editor.restGet(page, url, `executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=50`)).results;
