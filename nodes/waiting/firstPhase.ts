@@ -1,5 +1,5 @@
 import type { CrewStatus } from '../records/crewStatus';
-import { NOTHING_READ } from './notFound';
+import { firstMemory } from './notFound';
 import { nextPollDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
 import { readEnding } from './waitForCompletion';
@@ -37,7 +37,7 @@ export async function watchFirstPhase(
 	const lastKickoffAt = Math.max(...kickoffs.map((kickoff) => kickoff.startedAt));
 	let nextRoundAt = Math.min(lastKickoffAt + policy.pollIntervalMs, deadline);
 
-	const notFound = kickoffs.map(() => NOTHING_READ);
+	const notFound = kickoffs.map((kickoff) => firstMemory(kickoff.seen));
 	const readUntilOneRunning = async () => {
 		while (pending.length > 0) {
 			const position = pending[0];

@@ -27,6 +27,11 @@ export interface NotFoundMemory {
 
 export const NOTHING_READ: NotFoundMemory = { seen: false, notFoundReads: 0 };
 
+/** Where the reads of a run start: from nothing, or (a run an earlier try of the node saw) from seen. */
+export function firstMemory(seenBefore: boolean | undefined): NotFoundMemory {
+	return seenBefore === true ? { seen: true, notFoundReads: 0 } : NOTHING_READ;
+}
+
 export type NotFoundVerdict =
 	/** Registration lag: read again at the next poll. */
 	| 'tolerate'

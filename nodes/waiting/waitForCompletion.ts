@@ -1,7 +1,7 @@
 import { mapWithConcurrency } from './concurrency';
 import type { CrewStatus } from '../records/crewStatus';
 import type { StopResult } from '../records/stopAnswer';
-import { judgeNotFound, NOTHING_READ, pausedFromNotFound, rememberRead } from './notFound';
+import { firstMemory, judgeNotFound, pausedFromNotFound, rememberRead } from './notFound';
 import type { NotFoundMemory } from './notFound';
 import { nextPollDelay, retryDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
@@ -13,6 +13,8 @@ export interface RunningKickoff {
 	kickoffId: string;
 	/** Clock time of the kickoff; the first poll is one interval after it. */
 	startedAt: number;
+	/** An earlier try of the node saw the service report this run (earlierTries.ts): NOT FOUND is then a pause, not registration lag. */
+	seen?: boolean;
 }
 
 /** What one status read gave. */
@@ -101,7 +103,7 @@ export async function waitForCompletion(
 			kickoff,
 			nextPollAt: Math.min(kickoff.startedAt + policy.pollIntervalMs, deadline),
 			consecutiveFailures: 0,
-			notFound: NOTHING_READ,
+			notFound: firstMemory(kickoff.seen),
 		});
 	});
 

@@ -190,6 +190,13 @@ export interface CrewServiceOptions {
 	 */
 	registrationLagReads?: number;
 	/**
+	 * Any dialect: for this many ms (service clock) after its kickoff a run is not registered yet, as
+	 * live right after a kickoff: its status reads answer as for an unknown id (live: 200
+	 * `{"state": "NOT FOUND"}`; documented: the 404) and `POST /stop/{id}` answers the documented
+	 * 404 `{"error": "Execution not found", ...}`; the run itself runs from its kickoff. Default 0.
+	 */
+	registrationDelayMs?: number;
+	/**
 	 * A cold deployment (any dialect): the first contract request after start, or after configure()
 	 * sets this, is processed at once (a kickoff starts its run) and answered this many ms late, real
 	 * time. Default 0 (off). The vendor saw "first call times out, the next one works".

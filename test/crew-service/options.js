@@ -26,7 +26,7 @@ const KNOWN_KEYS = [
 	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
 	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
 	'deployment', 'chat',
-	'registrationLagReads', 'coldStartMs', 'stopRoute',
+	'registrationLagReads', 'registrationDelayMs', 'coldStartMs', 'stopRoute',
 	'maxFileBytes', 'multipartKickoff', 'flowFileFields',
 ];
 // true: POST /stop/{id} is served; false: the deployment has no such route (404); 'methodNotAllowed': 405.
@@ -63,6 +63,7 @@ function defaultOptions() {
 		// null: a crew (no chat API); an object: a deployed conversational flow (chat.js).
 		chat: null,
 		registrationLagReads: 0,
+		registrationDelayMs: 0,
 		coldStartMs: 0,
 		// null: no proxy limit; a number: a body over it gets a proxy's 413.
 		maxFileBytes: null,
@@ -101,6 +102,9 @@ function validatePartial(partial) {
 	}
 	if (partial.registrationLagReads !== undefined && !isIntegerIn(partial.registrationLagReads, 0, 1000)) {
 		throw new TypeError('option registrationLagReads must be an integer 0..1000');
+	}
+	if (partial.registrationDelayMs !== undefined && !isIntegerIn(partial.registrationDelayMs, 0, 600_000)) {
+		throw new TypeError('option registrationDelayMs must be an integer 0..600000');
 	}
 	if (partial.coldStartMs !== undefined && !isIntegerIn(partial.coldStartMs, 0, 600_000)) {
 		throw new TypeError('option coldStartMs must be an integer 0..600000');

@@ -845,7 +845,7 @@ async function startCrewService(userOptions = {}) {
 	 */
 	function stop(kickoffId) {
 		const run = runsById.get(kickoffId);
-		if (!run) return jsonAnswer(404, errors.executionNotFoundBody('documented', redact(kickoffId).value));
+		if (!run || unregistered(run)) return jsonAnswer(404, errors.executionNotFoundBody('documented', redact(kickoffId).value));
 		const now = options.now();
 		if (phaseAt(run, now).phase === 'finished') return jsonAnswer(400, { detail: `Cannot stop execution. Current state: ${celeryStateOf(run, now)}` });
 		stopRun(run, now);
@@ -853,9 +853,19 @@ async function startCrewService(userOptions = {}) {
 		return jsonAnswer(200, { status: 'stopped', kickoffId: run.kickoffId });
 	}
 
+	/**
+	 * A run within registrationDelayMs of its kickoff: the service does not know it yet, as
+	 * live right after a kickoff; its status reads and stops answer as for an unknown id.
+	 * @param {Run} run
+	 */
+	function unregistered(run) {
+		return options.now() - run.createdAt < options.registrationDelayMs;
+	}
+
 	/** @param {string} kickoffId */
 	function readStatus(kickoffId) {
-		const run = runsById.get(kickoffId);
+		const found = runsById.get(kickoffId);
+		const run = found && unregistered(found) ? undefined : found;
 		if (options.dialect === 'live') return readLiveStatus(run);
 		if (!run) {
 			const shown = redact(kickoffId).value;

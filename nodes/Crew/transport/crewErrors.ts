@@ -227,10 +227,12 @@ export function notFoundError(node: INode, kickoffId: string, itemIndex: number,
 }
 
 /** The stop route's own 404: the kickoff ID is not one this deployment knows, so nothing was stopped. */
-export function stopNotFoundError(node: INode, context: ErrorContext & { kickoffId: string }, serviceMessage?: string): NodeApiError {
+export function stopNotFoundError(node: INode, context: ErrorContext & { kickoffId: string; askedForMs?: number }, serviceMessage?: string): NodeApiError {
 	const where = context.baseUrl ? ` at ${context.baseUrl}` : '';
 	const said = serviceMessage ? ` (it answered 404: ${serviceMessage})` : ' (it answered 404)';
-	const summary = `Not found: the crew service${where} knows no run with kickoff ID ${context.kickoffId}, so nothing was stopped${said}`;
+	// The Stop operation asked again for the registration window (unregisteredStop.ts) before this.
+	const asked = context.askedForMs ? `; asked again for ${Math.round(context.askedForMs / 1000)} seconds, longer than a new run takes to be known` : '';
+	const summary = `Not found: the crew service${where} knows no run with kickoff ID ${context.kickoffId}, so nothing was stopped${said}${asked}`;
 	return apiError(node, summary, ADVICE.stop[404], context, '404');
 }
 

@@ -12,6 +12,20 @@ async function kickoff(service: CrewService, meta?: unknown, extra: Record<strin
 }
 
 describe('reference service: POST /stop/{kickoff_id}', () => {
+	it('registrationDelayMs: a fresh run reads NOT FOUND and its stop is the 404, until the delay has passed; then it stops', async () => {
+		const clock = fakeClock();
+		const service = await start({ dialect: 'live', durationMs: 10_000, now: clock.now, registrationDelayMs: 3000 });
+		const id = await kickoff(service);
+		clock.advance(2999);
+		expect((await call(service, 'GET', `/status/${id}`)).json.state).toBe('NOT FOUND');
+		expect(await call(service, 'POST', `/stop/${id}`)).toMatchObject({ status: 404, json: { error: 'Execution not found', message: `No execution found with ID: ${id}` } });
+		clock.advance(1);
+		expect((await call(service, 'GET', `/status/${id}`)).json.state).toBe('RUNNING');
+		expect(await call(service, 'POST', `/stop/${id}`)).toMatchObject({ status: 200, json: { status: 'stopped', kickoffId: id } });
+		expect((await call(service, 'GET', `/status/${id}`)).json.state).toBe('REVOKED');
+		await expect(start({ registrationDelayMs: -1 })).rejects.toThrow(/registrationDelayMs/);
+	});
+
 	it('stops a running crew: 200 with the camelCase id, then REVOKED in every status spelling and record shape', async () => {
 		const clock = fakeClock();
 		const service = await start({ durationMs: 1000, now: clock.now, recordShape: 'wild' });

@@ -12,6 +12,8 @@ import type { ItemOutcome, OperationTools } from '../itemResults/operationTools'
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 import { deploymentOf } from '../crewStart/deployment';
 import { readItemFiles } from '../crewStart/itemFiles';
+import { startOnce, triesMemory } from '../crewStart/triesMemory';
+import { rememberEnding, requestDigest, tryEndingOf } from '../../../waiting/earlierTries';
 import {
 	DEFAULT_MAX_CONCURRENT_KICKOFFS,
 	DEFAULT_POLL_INTERVAL_SECONDS,
@@ -75,14 +77,16 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 
 	const sender = kickoffSender(this, stopping);
+	// n8n's Retry On Fail runs every item again: crews an earlier try started are waited on, not started again.
+	const memory = triesMemory(this);
 	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
 		try {
 			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
 			const files = await readItemFiles(this, itemIndex);
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId } = await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender);
-			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt: tools.now() } };
+			const { kickoffId, startedAt, seen } = await startOnce(memory, itemIndex, requestDigest(body, files), tools.now, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
+			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt, seen } };
 		} catch (error) {
 			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };
 		}
@@ -103,6 +107,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	const waitOutcomes = connection
 		? await stopCrewsLeft(this, connection, running, await pollRunningCrews(this, running, { connection, settings, deadline, deployment, onStatus: progress.onStatus }, tools), stopping)
 		: [];
+	running.forEach((kickoff, position) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[position])));
 
 	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.
 	let position = 0;

@@ -12,6 +12,8 @@ import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { optionsCollection, webhookUrlOptions } from '../crewStart/inputs.description';
 import { toItemError } from '../itemResults/itemError';
+import { startOnce, triesMemory } from '../crewStart/triesMemory';
+import { rememberEnding, requestDigest, tryEndingOf } from '../../../waiting/earlierTries';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
@@ -119,6 +121,9 @@ function readResumeUrls(context: IExecuteFunctions, itemIndex: number): ResumeUr
 /** One resume sent: the run to follow (the new kickoff ID when the service gave one) and the output item. */
 interface SentResume {
 	kickoffId: string;
+	/** When the run to follow was started: now, or by an earlier try of the node. */
+	startedAt: number;
+	seen?: boolean;
 	json: IDataObject;
 }
 
@@ -137,12 +142,17 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 		isApprove: context.getNodeParameter('isApprove', itemIndex, true) as boolean,
 		...readResumeUrls(context, itemIndex),
 	});
-	const answer = await postAtMostOnce(context, connection, '/resume', body, tools.sleep);
-	if (!isSuccess(answer)) {
-		throw crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
-	}
-	const kickoffId = readResumedRunId(answer.body) ?? resumedKickoffId;
-	return { kickoffId, json: { ...(isPlainObject(answer.body) ? answer.body : {}), kickoff_id: kickoffId, resumed_kickoff_id: resumedKickoffId } };
+	let answered: IDataObject = {};
+	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
+	const sent = await startOnce(triesMemory(context), itemIndex, requestDigest(body), tools.now, async () => {
+		const answer = await postAtMostOnce(context, connection, '/resume', body, tools.sleep);
+		if (!isSuccess(answer)) {
+			throw crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
+		}
+		answered = isPlainObject(answer.body) ? answer.body : {};
+		return { kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId };
+	});
+	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...answered, kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
 }
 
 /** Continues a crew paused for human input (`POST /resume`), approving or rejecting the paused task. */
@@ -166,7 +176,7 @@ export async function executeAndWait(this: IExecuteFunctions, itemCount: number,
 		try {
 			const connection = await getCrewConnection(this, itemIndex);
 			const sent = await sendResume(this, itemIndex, connection, tools);
-			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: tools.now() }, resumedKickoffId: sent.json.resumed_kickoff_id as string });
+			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen }, resumedKickoffId: sent.json.resumed_kickoff_id as string });
 		} catch (error) {
 			const itemError = toItemError(this.getNode(), error, itemIndex);
 			const running = results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
@@ -179,6 +189,8 @@ export async function executeAndWait(this: IExecuteFunctions, itemCount: number,
 	const running = results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
 	const waitOutcomes = connection ? await pollRunningCrews(this, running, { connection, settings, deadline }, tools) : [];
+	const memory = triesMemory(this);
+	running.forEach((kickoff, position) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[position])));
 
 	let position = 0;
 	return results.map((result) => {

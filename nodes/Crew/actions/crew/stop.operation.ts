@@ -7,6 +7,7 @@ import { crewAnswerError, stopNotFoundError, stopUnavailableError } from '../../
 import { readServiceMessage } from '../../transport/serviceMessage';
 import { requestStop } from '../../transport/stopRun';
 import type { OperationTools } from '../itemResults/operationTools';
+import { nextStopRetry } from '../../../waiting/unregisteredStop';
 
 export const description: INodeProperties[] = [
 	{
@@ -23,8 +24,12 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * Stops one run: `POST /stop/{kickoff_id}`, sent once. A run that had already ended
- * is an answer, not an error: the workflow wanted it not to run, and it does not.
+ * Stops one run: `POST /stop/{kickoff_id}`. A run that had already ended is an
+ * answer, not an error: the workflow wanted it not to run, and it does not. A 404
+ * "Execution not found" is asked again for the registration window from that first
+ * 404 (unregisteredStop.ts): a Stop right after a Kickoff reaches a run the service
+ * has not registered yet, and one stop would leave it running. Only then is it the
+ * not-found error. A deployment without the route (the bare 404) is told at once.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
 	const kickoffId = String(this.getNodeParameter('kickoffId', itemIndex, '') ?? '').trim();
@@ -35,7 +40,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		});
 	}
 	const connection = await getCrewConnection(this, itemIndex);
-	const answer = await requestStop(this, connection, kickoffId, tools.sleep);
+	let answer = await requestStop(this, connection, kickoffId, tools.sleep);
+	const firstNotFoundAt = tools.now();
+	for (let attempt = 1; answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun'; attempt++) {
+		const pause = nextStopRetry(attempt, firstNotFoundAt, tools.now());
+		if (pause === undefined || tools.isCancelled()) break;
+		await tools.sleep(pause);
+		answer = await requestStop(this, connection, kickoffId, tools.sleep);
+	}
 	const context = { action: 'stop' as const, itemIndex, kickoffId, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http') throw crewAnswerError(this.getNode(), answer, context);
 	const verdict = readStopAnswer(answer.statusCode, answer.body);
@@ -51,7 +63,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 				message: `The run had already ended (${verdict.serviceState}), so there was nothing to stop. Get Status with this kickoff ID gives its record.`,
 			};
 		case 'unknownRun':
-			throw stopNotFoundError(this.getNode(), context, readServiceMessage(answer.body));
+			throw stopNotFoundError(this.getNode(), { ...context, askedForMs: tools.now() - firstNotFoundAt }, readServiceMessage(answer.body));
 		case 'noRoute':
 			throw stopUnavailableError(this.getNode(), context, answer.statusCode);
 		case 'refused':

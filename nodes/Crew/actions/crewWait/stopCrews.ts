@@ -1,13 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { stopResultOf } from '../../../records/stopAnswer';
+import { readStopAnswer, stopResultOf } from '../../../records/stopAnswer';
 import type { StopResult } from '../../../records/stopAnswer';
 import { mapWithConcurrency } from '../../../waiting/concurrency';
 import type { RunningKickoff, WaitOutcome } from '../../../waiting/waitForCompletion';
 import { scrubSecret } from '../../transport/crewErrors';
 import { readServiceMessage } from '../../transport/serviceMessage';
 import { outlivingCancel, sendStopOnce } from '../../transport/stopRun';
-import type { CrewConnection } from '../../transport';
+import type { CrewAnswer, CrewConnection } from '../../transport';
+import { createCancellableSleep } from '../../../waiting/cancellableSleep';
+import type { Sleep } from '../../../waiting/cancellableSleep';
+import { nextStopRetry } from '../../../waiting/unregisteredStop';
 
 /**
  * Stopping the crews a wait gives up on: at the timeout when On Timeout says so,
@@ -73,11 +76,41 @@ export function crewsToStop(outcomes: readonly WaitOutcome[], settings: StopSett
 	);
 }
 
+/** The clock of the stops: a sleep no cancel cuts short, since the stops are sent because of one. */
+export interface StopClock {
+	now: () => number;
+	sleep: Sleep;
+}
+
+const REAL_CLOCK: StopClock = { now: () => Date.now(), sleep: createCancellableSleep(undefined) };
+
+/** A 404 "Execution not found" (not the bare route 404): a run the service may not have registered yet. */
+function isUnknownRun(answer: CrewAnswer): boolean {
+	return answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun';
+}
+
 /**
- * Stops the crews of the outcomes `crewsToStop` names, all at once (bounded), each
- * with one request and never again, and returns the outcomes with what each stop
- * did. After a cancel the requests go through a context without the cancel signal
- * (stopRun.ts, outlivingCancel): through the node's own they would be aborted unsent.
+ * One crew's stop: sent at once; asked again only while the service answers
+ * "Execution not found" within the registration window after the kickoff
+ * (unregisteredStop.ts), since the crew was started by this node and so exists.
+ */
+async function stopStartedCrew(sender: IExecuteFunctions, connection: CrewConnection, kickoff: RunningKickoff, clock: StopClock): Promise<CrewAnswer> {
+	let answer = await sendStopOnce(sender, connection, kickoff.kickoffId);
+	for (let attempt = 1; isUnknownRun(answer); attempt++) {
+		const pause = nextStopRetry(attempt, kickoff.startedAt, clock.now());
+		if (pause === undefined) break;
+		await clock.sleep(pause);
+		answer = await sendStopOnce(sender, connection, kickoff.kickoffId);
+	}
+	return answer;
+}
+
+/**
+ * Stops the crews of the outcomes `crewsToStop` names, all at once (bounded), and
+ * returns the outcomes with what each stop did. A stop is sent again only while the
+ * service does not know the run yet (stopStartedCrew). After a cancel the requests go
+ * through a context without the cancel signal (stopRun.ts, outlivingCancel): through
+ * the node's own they would be aborted unsent.
  */
 export async function stopCrewsLeft(
 	context: IExecuteFunctions,
@@ -85,12 +118,13 @@ export async function stopCrewsLeft(
 	running: readonly RunningKickoff[],
 	outcomes: readonly WaitOutcome[],
 	settings: StopSettings,
+	clock: StopClock = REAL_CLOCK,
 ): Promise<WaitOutcome[]> {
 	const positions = crewsToStop(outcomes, settings);
 	if (positions.length === 0) return [...outcomes];
 	const sender = positions.some((position) => outcomes[position].kind === 'cancelled') ? outlivingCancel(context) : context;
 	const results = await mapWithConcurrency(positions, MAX_CONCURRENT_STOPS, async (position): Promise<StopResult> => {
-		const answer = await sendStopOnce(sender, connection, running[position].kickoffId);
+		const answer = await stopStartedCrew(sender, connection, running[position], clock);
 		if (answer.kind === 'network') return { kind: 'notStopped', reason: scrubSecret(`${answer.code}: ${answer.message}`, connection.secret) };
 		const said = readServiceMessage(answer.body);
 		return stopResultOf(answer.statusCode, answer.body, said === undefined ? undefined : scrubSecret(said, connection.secret));

@@ -39,6 +39,9 @@ import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 import { readItemFiles } from '../crewStart/itemFiles';
 import { deploymentOf } from '../crewStart/deployment';
 import type { DeploymentKind } from '../../../records/crewInputs';
+import { startOnce, triesMemory } from '../crewStart/triesMemory';
+import { rememberEnding, requestDigest, tryEndingOf } from '../../../waiting/earlierTries';
+import type { RunMemory } from '../../../waiting/earlierTries';
 
 /**
  * The resume webhook. n8n calls `webhook()` when the execution's resume URL is
@@ -102,7 +105,7 @@ function readResumeUrl(context: IExecuteFunctions): string {
 type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash: string } | { kind: 'error'; itemIndex: number; error: Error };
 
 /** One item's crew, started with the resume URL as its event stream and a token of its own. */
-async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions): Promise<StartedItem> {
+async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions, memory: RunMemory): Promise<StartedItem> {
 	const node = context.getNode();
 	try {
 		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -115,11 +118,17 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		const deployment = await deploymentOf(context, tools);
 		const body = await readKickoffBody(context, itemIndex, deployment);
 		const files = await readItemFiles(context, itemIndex);
-		const token = newCallbackToken();
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		const started = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files, sender);
-		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: tools.now() }, tokenHash: hashCallbackToken(token) };
+		// The request as the item asks for it, without this try's token: a crew an earlier try started keeps calling with its own.
+		const request = requestDigest({ ...body, resumeUrl }, files);
+		const started = await startOnce(memory, itemIndex, request, tools.now, async () => {
+			const token = newCallbackToken();
+			const crew = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files, sender);
+			return { kickoffId: crew.kickoffId, tokenHash: hashCallbackToken(token) };
+		});
+		if (started.tokenHash === undefined) throw new NodeOperationError(node, 'The crew an earlier try started has no callback token remembered', { itemIndex });
+		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: started.startedAt, seen: started.seen }, tokenHash: started.tokenHash };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
 	}
@@ -175,7 +184,9 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 	const sender = kickoffSender(this, stopping);
-	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender));
+	// n8n's Retry On Fail runs every item again: crews an earlier try started are awaited again, not started again.
+	const memory = triesMemory(this);
+	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender, memory));
 	const running = started.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 	const firstFailure = started.find((result) => result.kind === 'error');
 	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
@@ -206,6 +217,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its stops.
 		const ended = phase.map((outcome): WaitOutcome => (outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome));
 		const waitOutcomes = connection ? await stopCrewsLeft(this, connection, running, ended, stopping) : ended;
+		running.forEach((kickoff, runningIndex) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[runningIndex])));
 		let runningIndex = 0;
 		const answered = items.map(({ result, outcome }): ItemOutcome => {
 			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
@@ -214,6 +226,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		for (const kickoff of running) await progress.finish(kickoff, answered[kickoff.itemIndex]);
 		return answered;
 	}
+	running.forEach((kickoff, runningIndex) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(phase[runningIndex])));
 	// n8n ends a streamed response as the execution parks: close each crew's stream now.
 	for (const [runningIndex, kickoff] of running.entries()) {
 		const outcome = phase[runningIndex];
