@@ -42,6 +42,8 @@ export interface CrewRunOptions {
 	typeVersion?: number;
 	/** The workflow's saved static data, loaded before and saved after the run as n8n does (see WorkflowSpec). */
 	savedStaticData?: { value: IDataObject };
+	/** The node settings Retry On Fail, Max Tries and Wait Between Tries (ms), which n8n-core's engine acts on. */
+	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 }
 
 /** Kept under its old name for the tests written against the hand-made fake. */
@@ -99,7 +101,7 @@ function mergeItemValues(values: unknown[]): unknown {
 	return `={{ JSON.parse(${literal})[$itemIndex] }}` as NodeParameterValue;
 }
 
-function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | 'credentials' | 'typeVersion'>, parameters: INodeParameters): INode {
+function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | 'credentials' | 'typeVersion' | 'retryOnFail'>, parameters: INodeParameters): INode {
 	const credential = { id: CREDENTIAL_ID, name: 'Crew account' };
 	return {
 		id: 'crew-node-id',
@@ -110,6 +112,7 @@ function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | '
 		parameters,
 		credentials: hasCallbackCredential(options.credentials) ? { crewApi: credential, crewCallbackApi: credential } : { crewApi: credential },
 		onError: options.onError ?? (options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow'),
+		...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0 } : {}),
 	};
 }
 
