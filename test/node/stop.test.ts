@@ -72,7 +72,7 @@ describe('Stop', () => {
 		const error = await runCrewNodeExpectingError({ parameters: stop('no-such-kickoff'), credentials: crew.credentials });
 		expect(error.httpCode).toBe('404');
 		expect(error.message).toBe(
-			`Not found: the crew service at ${crew.service.url} knows no run with kickoff ID no-such-kickoff, so nothing was stopped (it answered 404: Execution not found: No execution found with ID: no-such-kickoff)`,
+			`Not found: the crew service at ${crew.service.url} knows no run with kickoff ID no-such-kickoff, so nothing was stopped (it answered 404: Execution not found: No execution found with ID: no-such-kickoff); asked again for 6 seconds, longer than a new run takes to be known`,
 		);
 		expect(error.description).toMatch(/Check the kickoff ID/);
 	});
