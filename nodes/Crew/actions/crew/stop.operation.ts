@@ -42,8 +42,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	const connection = await getCrewConnection(this, itemIndex);
 	let answer = await requestStop(this, connection, kickoffId, tools.sleep);
 	const firstNotFoundAt = tools.now();
+	let askedForMs: number | undefined;
 	for (let attempt = 1; answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun'; attempt++) {
 		const pause = nextStopRetry(attempt, firstNotFoundAt, tools.now());
+		if (pause === undefined) askedForMs = tools.now() - firstNotFoundAt;
 		if (pause === undefined || tools.isCancelled()) break;
 		await tools.sleep(pause);
 		answer = await requestStop(this, connection, kickoffId, tools.sleep);
@@ -63,7 +65,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 				message: `The run had already ended (${verdict.serviceState}), so there was nothing to stop. Get Status with this kickoff ID gives its record.`,
 			};
 		case 'unknownRun':
-			throw stopNotFoundError(this.getNode(), { ...context, askedForMs: tools.now() - firstNotFoundAt }, readServiceMessage(answer.body));
+			throw stopNotFoundError(this.getNode(), { ...context, askedForMs }, readServiceMessage(answer.body));
 		case 'noRoute':
 			throw stopUnavailableError(this.getNode(), context, answer.statusCode);
 		case 'refused':
