@@ -31,7 +31,7 @@ const { OPENAI_CREDENTIAL } = fixtures;
 // What the reference service is set back to before each suite (and by t.resetService): the
 // service's own defaults (test/crew-service/options.js) for every option a suite may change,
 // then the suite's `service`. Not host, port, tokens (fixed for the run) nor plan and now.
-const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'errorShape', 'durationMs', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect', 'deployment', 'chat', 'registrationLagReads', 'coldStartMs'];
+const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'errorShape', 'durationMs', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect', 'deployment', 'chat', 'registrationLagReads', 'registrationDelayMs', 'coldStartMs'];
 const SERVICE_BASE = Object.fromEntries(Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)));
 
 /** Every suite module, in file-name order; each checked against the contract. */

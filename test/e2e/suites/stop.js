@@ -16,6 +16,13 @@
 //   Kickoff and Wait waiting on 3 crews, the execution stopped over REST: exactly 3 stops, one
 //     per crew, every run REVOKED, the execution canceled;
 //   no token in anything n8n printed or stored.
+// Against a service that registers runs late (registrationDelayMs: a fresh run reads NOT FOUND
+// and its stop is 404 "Execution not found" for a while):
+//   the example's Kickoff then Stop at once: the run ends stopped and the item says so;
+//   the execution waiting on 3 crews stopped over REST before they were registered: all 3 stopped.
+// n8n's Retry On Fail (2 tries), run by n8n itself:
+//   Kickoff and Wait on 3 items, one crew fails: the two completed crews are started once each;
+//   Kickoff on 3 items, the second refused with 422: the first crew is started once.
 
 const assert = require('node:assert/strict');
 
@@ -36,6 +43,16 @@ function chain(id, name, nodes) {
 	return { id, name, nodes: all, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
 }
 
+/** n8n's Retry On Fail, 2 tries, as the node's Settings tab saves it. */
+const RETRY = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
+
+const topicsNode = (topics) => ({
+	name: 'Topics',
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	parameters: { jsCode: `return ${JSON.stringify(topics)}.map((topic) => ({ json: { topic } }));` },
+});
+
 const crewNode = (name, parameters, extra = {}) => ({ name, type: CREW_TYPE, parameters, credentials: { crewApi: { ...CREDENTIALS.organization } }, ...extra });
 
 function workflows() {
@@ -52,6 +69,24 @@ function workflows() {
 				{ operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { meta: NEVER, pollInterval: 0.5, timeout: 2, onTimeout: 'stopCrews' } },
 				{ onError: 'continueRegularOutput' },
 			),
+		]),
+		'retry-wait': chain('e2eRetryWait0001', 'Retry On Fail: Kickoff and Wait, one crew fails', [
+			topicsNode(['a', 'fail', 'c']),
+			crewNode(
+				'Kickoff and Wait',
+				{
+					operation: 'kickoffAndWait',
+					inputsMode: 'json',
+					inputsJson: '={{ JSON.stringify({ topic: $json.topic }) }}',
+					// No two closing braces together inside the expression: n8n would end it there.
+					options: { meta: "={{ JSON.stringify({ reference: $json.topic === 'fail' ? { outcome: 'failure', durationMs: 200 } : { durationMs: 600 } }) }}", pollInterval: 0.2, timeout: 30 },
+				},
+				RETRY,
+			),
+		]),
+		'retry-kickoff': chain('e2eRetryKickoff1', 'Retry On Fail: Kickoff, the second item refused', [
+			topicsNode(['a', 'b', 'c']),
+			crewNode('Kickoff', { operation: 'kickoff', inputsMode: 'json', inputsJson: "={{ $json.topic === 'b' ? '{}' : JSON.stringify({ topic: $json.topic }) }}" }, RETRY),
 		]),
 		'stop-cancel': chain('e2eStopCancel001', 'Kickoff and Wait on 3 crews, to be stopped', [
 			{
@@ -112,11 +147,42 @@ async function run(t) {
 		assert.equal(item.json.service_state, 'SUCCESS');
 	});
 
-	await check('Stop of an unknown kickoff id: the not-found error naming the id and the Base URL', async () => {
+	await check('Stop of an unknown kickoff id: the not-found error naming the id and the Base URL, after 6 s of asking again', async () => {
 		const exec = await execute('stop-unknown');
 		assert.notEqual(exec.code, 0);
-		assert.match(errorText(exec.run), new RegExp(`Not found: the crew service at ${crew.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} knows no run with kickoff ID no-such-kickoff, so nothing was stopped`));
-		assert.equal((await stops()).length, 1);
+		assert.match(errorText(exec.run), new RegExp(`Not found: the crew service at ${crew.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} knows no run with kickoff ID no-such-kickoff, so nothing was stopped .*; asked again for 6 seconds`));
+		const sent = await stops();
+		assert.ok(sent.length > 1 && sent.length <= 12, `${sent.length} stops`);
+		const spanMs = sent.at(-1).at - sent[0].at;
+		assert.ok(spanMs >= 5500 && spanMs < 9000, `stops over ${spanMs} ms`);
+	});
+
+	await check('runs registered late: the example\'s Kickoff then Stop at once stops the run, and the item says so', async () => {
+		await t.resetService({ registrationDelayMs: 2000 });
+		const exec = await t.run('stop-example');
+		assert.equal(exec.code, 0, errorText(exec.run));
+		const [run] = await crew.runs();
+		assert.deepEqual(items(exec.run, 'Stop')[0].json, { kickoff_id: run.kickoffId, state: 'stopped', already_ended: false });
+		const answers = (await stops()).map((request) => request.status);
+		assert.equal(answers.at(-1), 200);
+		assert.ok(answers.slice(0, -1).every((status) => status === 404) && answers.length > 1, `stop answers ${answers.join(', ')}`);
+		assert.equal(run.state, 'revoked');
+	});
+
+	await check('Retry On Fail (2 tries): Kickoff and Wait on 3 items, one crew fails: the two completed crews are started once each', async () => {
+		const exec = await execute('retry-wait');
+		assert.notEqual(exec.code, 0);
+		const topics = (await crew.runs()).map((r) => r.inputs.topic).sort();
+		const requests = (await crew.requests()).map((r) => `${r.route} ${r.status}`).join(', ');
+		assert.deepEqual(topics, ['a', 'c', 'fail', 'fail'], `${errorText(exec.run)}; requests: ${requests}`);
+	});
+
+	await check('Retry On Fail (2 tries): Kickoff on 3 items, the second refused with 422: the first crew is started once', async () => {
+		const exec = await execute('retry-kickoff');
+		assert.notEqual(exec.code, 0);
+		assert.deepEqual((await crew.runs()).map((r) => r.inputs.topic), ['a']);
+		const kickoffs = (await crew.requests()).filter((request) => request.route === 'kickoff').map((request) => request.status);
+		assert.deepEqual(kickoffs, [200, 422, 422]);
 	});
 
 	await check('Kickoff and Wait timing out with On Timeout: Stop Crews Still Running stops the crew once and says so', async () => {
@@ -150,6 +216,20 @@ async function run(t) {
 		const log = t.n8n.server.proc.output();
 		t.assertNoToken(log, 'n8n\'s log');
 		for (const token of Object.values(tokens)) assert.ok(!JSON.stringify(execution).includes(token), 'a token in the stored execution');
+	});
+
+	await check('runs registered late: the execution waiting on 3 crews, stopped over REST before the service knew them: all 3 stopped', async () => {
+		await t.resetService({ registrationDelayMs: 3000 });
+		const executionId = await startManually(t, 'stop-cancel');
+		await until('the 3 kickoffs answered', async () => (await crew.requests()).filter((r) => r.route === 'kickoff' && r.status === 200).length === 3, 60000, 50);
+		await t.rest.post(`executions/${executionId}/stop`);
+		const runs = await until('all 3 runs stopped', async () => {
+			const now = await crew.runs();
+			return now.every((r) => r.state === 'revoked') ? now : null;
+		}, 20000, 200);
+		assert.equal(runs.length, 3);
+		const early = (await stops()).filter((request) => request.status === 404).length;
+		assert.ok(early >= 3, `${early} stops answered 404 before the registration`);
 	});
 }
 
