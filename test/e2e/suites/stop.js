@@ -10,7 +10,8 @@
 //   the example examples/stop-a-crew.json: Kickoff, Stop (one POST /stop), Get Status reads
 //     the run as stopped (REVOKED on the service);
 //   Stop of a run that had ended: no error, already_ended with its state;
-//   Stop of an unknown kickoff id: the not-found error naming the id and the Base URL;
+//   Stop of an unknown kickoff id: the not-found error naming the id and the Base URL, after the
+//     6 s the node asks a 404 "Execution not found" again;
 //   Kickoff and Wait timing out with On Timeout: Stop Crews Still Running: one stop, the item
 //     says the crew was stopped;
 //   Kickoff and Wait waiting on 3 crews, the execution stopped over REST: exactly 3 stops, one
