@@ -58,6 +58,15 @@ describe('Resume, live dialect', () => {
 		expect(crew.service.requests.filter((request) => request.route === 'status').at(-1)?.kickoffId).toBe(crew.service.runs[1].kickoffId);
 	});
 
+	it('with Retry On Fail, a resume an earlier try sent is not sent again (live, each resume starts a new run)', async () => {
+		const kickoffId = await pausedCrew();
+		const parameters = (itemIndex: number) => ({ ...resume(kickoffId, true, 'ok', waiting), taskId: itemIndex === 0 ? 'research_task' : '' });
+		const error = await runCrewNodeExpectingError({ parameters, credentials: crew.credentials, items: [{ json: {} }, { json: {} }], retryOnFail: { maxTries: 2 } });
+		expect(error.message).toBe('Task ID is empty');
+		expect(crew.service.count('resume')).toBe(1);
+		expect(crew.service.runs).toHaveLength(2);
+	});
+
 	it('Wait for the Resumed Run ends with the resumed run\'s result, naming both runs', async () => {
 		const kickoffId = await pausedCrew();
 		const { output } = await runCrewNode({ parameters: resume(kickoffId, true, 'Looks good', waiting), credentials: crew.credentials });
