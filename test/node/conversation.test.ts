@@ -185,6 +185,18 @@ describe('the flow session kept by the workflow (queue mode, n8n Cloud)', () => 
 });
 
 describe('a turn read from its frames', () => {
+	it('a turn over before the node could attach to its stream (every attach answered 409): the reply from the history is streamed whole, once', async () => {
+		crew.service.injectFault({ route: 'chatStream', kind: 'status', status: 409, times: 1000 });
+		const { streaming, chunks } = streamingChat();
+		const { output, error } = await send(newWorkflowStore(), 'Too fast', undefined, { streaming });
+		expect(error).toBeUndefined();
+		const reply = 'Reply 1 to "Too fast": this session has 1 message from you.';
+		expect(output[0].json).toMatchObject({ output: reply, frame_count: 0 });
+		expect(chunks.map((chunk) => chunk.type)).toEqual(['begin', 'item', 'end']);
+		expect(textOf(chunks)).toBe(reply);
+		expect(messagePosts()).toBe(1);
+	});
+
 	it('a stream cut mid-turn is resumed from its last frame id: no text lost or repeated, the message sent once', async () => {
 		crew.service.configure({ chat: { cutStreamAfterFrames: 5 } });
 		const { streaming, chunks } = streamingChat();

@@ -263,8 +263,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	remember();
 
 	const stream = chatStream(this, itemIndex);
+	let told = false;
+	const onText = async (text: string) => {
+		told = true;
+		await stream.text(text);
+	};
 	const deadline = tools.now() + timeoutSeconds * 1000;
-	const turn = async () => await runTurn(chatRequests(this, connection, sessionId, message, tools), message, { deadline, clock: tools, onText: stream.text });
+	const turn = async () => await runTurn(chatRequests(this, connection, sessionId, message, tools), message, { deadline, clock: tools, onText });
 	let outcome = await turn();
 	const known = remembered !== undefined || givenSession !== '';
 	if (known && outcome.kind === 'refused' && outcome.step === 'history' && outcome.answer.kind === 'http' && outcome.answer.statusCode === 404) {
@@ -275,6 +280,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		outcome = await turn();
 	}
 	if (outcome.kind === 'replied') {
+		// A turn that was over before the node could attach to its frames (a fast flow, a busy
+		// worker) told the person nothing yet: the reply from the history is told whole.
+		if (!told) await stream.text(outcome.reply);
 		await stream.end();
 		return { output: outcome.reply, [FLOW_SESSION_FIELD]: sessionId, frame_count: outcome.frameCount };
 	}
