@@ -8,6 +8,8 @@
 import type { IDataObject, INodeExecutionData, StructuredChunk } from 'n8n-workflow';
 
 import { STREAM_RETRY_WAIT_MS } from '../../nodes/chat/turn';
+import { Crew } from '../../nodes/Crew/Crew.node';
+import { FLOW_SESSION_FIELD } from '../../nodes/Crew/actions/conversation/sendMessage.operation';
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode, runCrewWorkflow } from '../helpers/crewWorkflow';
 import type { StreamingSetup } from '../helpers/crewWorkflow';
@@ -75,8 +77,8 @@ describe('one flow session per conversation', () => {
 
 		const [session] = crew.service.chatSessions;
 		expect(crew.service.chatSessions).toHaveLength(1);
-		expect(first.output).toEqual([{ json: { output: 'Reply 1 to "Hello": this session has 1 message from you.', session_id: session.id, frame_count: expect.any(Number) }, pairedItem: { item: 0 } }]);
-		expect(second.output[0].json).toEqual({ output: 'Reply 2 to "And again": this session has 2 messages from you.', session_id: session.id, frame_count: expect.any(Number) });
+		expect(first.output).toEqual([{ json: { output: 'Reply 1 to "Hello": this session has 1 message from you.', flow_session_id: session.id, frame_count: expect.any(Number) }, pairedItem: { item: 0 } }]);
+		expect(second.output[0].json).toEqual({ output: 'Reply 2 to "And again": this session has 2 messages from you.', flow_session_id: session.id, frame_count: expect.any(Number) });
 		expect(session.messages.map((message) => [message.role, message.content])).toEqual([
 			['user', 'Hello'],
 			['assistant', 'Reply 1 to "Hello": this session has 1 message from you.'],
@@ -96,8 +98,8 @@ describe('one flow session per conversation', () => {
 		const b1 = await send(store, 'Hi from B', 'chat-B');
 		const a2 = await send(store, 'A again', 'chat-A');
 		expect(crew.service.chatSessions).toHaveLength(2);
-		expect(b1.output[0].json.session_id).not.toBe(a1.output[0].json.session_id);
-		expect(a2.output[0].json.session_id).toBe(a1.output[0].json.session_id);
+		expect(b1.output[0].json.flow_session_id).not.toBe(a1.output[0].json.flow_session_id);
+		expect(a2.output[0].json.flow_session_id).toBe(a1.output[0].json.flow_session_id);
 		expect(b1.output[0].json.output).toBe('Reply 1 to "Hi from B": this session has 1 message from you.');
 		expect(a2.output[0].json.output).toBe('Reply 2 to "A again": this session has 2 messages from you.');
 	});
@@ -108,21 +110,21 @@ describe('one flow session per conversation', () => {
 		// All a restarted n8n has is the workflow's row: a copy of the saved static data.
 		const afterRestart = { value: JSON.parse(JSON.stringify(store.value)) as IDataObject };
 		const second = await send(afterRestart, 'After the restart');
-		expect(second.output[0].json.session_id).toBe(first.output[0].json.session_id);
+		expect(second.output[0].json.flow_session_id).toBe(first.output[0].json.flow_session_id);
 		expect(second.output[0].json.output).toMatch(/^Reply 2 /);
 	});
 
 	it('without saved static data (nothing kept), each execution starts a new session', async () => {
 		const first = await send(newWorkflowStore(), 'One');
 		const second = await send(newWorkflowStore(), 'Two');
-		expect(second.output[0].json.session_id).not.toBe(first.output[0].json.session_id);
+		expect(second.output[0].json.flow_session_id).not.toBe(first.output[0].json.flow_session_id);
 	});
 
 	it('Flow Session ID sends to that session, whatever the conversation key', async () => {
 		const first = await send(newWorkflowStore(), 'First');
-		const sessionId = first.output[0].json.session_id as string;
+		const sessionId = first.output[0].json.flow_session_id as string;
 		const second = await send(newWorkflowStore(), 'Second', 'another-chat', { options: { flowSessionId: sessionId } });
-		expect(second.output[0].json).toEqual({ output: 'Reply 2 to "Second": this session has 2 messages from you.', session_id: sessionId, frame_count: 14 });
+		expect(second.output[0].json).toEqual({ output: 'Reply 2 to "Second": this session has 2 messages from you.', flow_session_id: sessionId, frame_count: 14 });
 		expect(crew.service.count('chatStart')).toBe(1);
 	});
 
@@ -138,7 +140,63 @@ describe('one flow session per conversation', () => {
 	});
 });
 
+describe('the flow session kept by the workflow (queue mode, n8n Cloud)', () => {
+	// A queue-mode worker runs each new execution without the workflow's saved static data, as a
+	// fresh store here; the workflow keeps the output's flow_session_id (a Data Table row in the
+	// chat guide's example) and hands it back in Flow Session ID.
+	it('each message with nothing remembered, the kept flow_session_id handed back: one flow session holds the whole conversation', async () => {
+		const kept: Record<string, string> = {};
+		const message = async (chatInput: string, chat: string) => {
+			const { output, error } = await send(newWorkflowStore(), chatInput, chat, { options: { flowSessionId: kept[chat] ?? '' } });
+			expect(error).toBeUndefined();
+			kept[chat] = output[0].json.flow_session_id as string;
+			return output[0].json;
+		};
+		const a1 = await message('First from A', 'chat-A');
+		const b1 = await message('First from B', 'chat-B');
+		const a2 = await message('Second from A', 'chat-A');
+		expect(a2).toEqual({ output: 'Reply 2 to "Second from A": this session has 2 messages from you.', flow_session_id: a1.flow_session_id, frame_count: expect.any(Number) });
+		expect(b1.flow_session_id).not.toBe(a1.flow_session_id);
+		expect(crew.service.chatSessions).toHaveLength(2);
+		expect(crew.service.count('chatStart')).toBe(2);
+		expect(crew.service.chatSessions.find((session) => session.id === a1.flow_session_id)?.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['First from A', 'Second from A']);
+	});
+
+	it('an empty Flow Session ID (an expression on a chat with no kept row) falls back to what the node remembers', async () => {
+		const store = newWorkflowStore();
+		const first = await send(store, 'One', 'chat-A', { options: { flowSessionId: '={{ $json.nothingKept }}' } });
+		const second = await send(store, 'Two', 'chat-A', { options: { flowSessionId: '' } });
+		expect(second.output[0].json.flow_session_id).toBe(first.output[0].json.flow_session_id);
+		expect(second.output[0].json.output).toMatch(/^Reply 2 /);
+	});
+
+	it('a kept Flow Session ID the flow no longer knows: a new session, named in flow_session_id, the message sent once', async () => {
+		const first = await send(newWorkflowStore(), 'First');
+		const gone = first.output[0].json.flow_session_id as string;
+		crew.service.reset();
+		crew.service.configure({ chat: {} });
+		const second = await send(newWorkflowStore(), 'After the flow forgot', 'chat-A', { options: { flowSessionId: gone } });
+		expect(second.error).toBeUndefined();
+		const [session] = crew.service.chatSessions;
+		expect(second.output[0].json).toEqual({ output: 'Reply 1 to "After the flow forgot": this session has 1 message from you.', flow_session_id: session.id, frame_count: expect.any(Number) });
+		expect(session.id).not.toBe(gone);
+		expect(messagePosts()).toBe(1);
+	});
+});
+
 describe('a turn read from its frames', () => {
+	it('a turn over before the node could attach to its stream (every attach answered 409): the reply from the history is streamed whole, once', async () => {
+		crew.service.injectFault({ route: 'chatStream', kind: 'status', status: 409, times: 1000 });
+		const { streaming, chunks } = streamingChat();
+		const { output, error } = await send(newWorkflowStore(), 'Too fast', undefined, { streaming });
+		expect(error).toBeUndefined();
+		const reply = 'Reply 1 to "Too fast": this session has 1 message from you.';
+		expect(output[0].json).toMatchObject({ output: reply, frame_count: 0 });
+		expect(chunks.map((chunk) => chunk.type)).toEqual(['begin', 'item', 'end']);
+		expect(textOf(chunks)).toBe(reply);
+		expect(messagePosts()).toBe(1);
+	});
+
 	it('a stream cut mid-turn is resumed from its last frame id: no text lost or repeated, the message sent once', async () => {
 		crew.service.configure({ chat: { cutStreamAfterFrames: 5 } });
 		const { streaming, chunks } = streamingChat();
@@ -336,5 +394,22 @@ describe('streaming', () => {
 	it('without streaming nothing is sent as chunks and the output is the same', async () => {
 		const { output } = await runCrewNode({ parameters: sendMessage(), credentials: crew.credentials, items: [chatItem('Quiet')], withoutStreaming: true });
 		expect(output[0].json.output).toBe('Reply 1 to "Quiet": this session has 1 message from you.');
+	});
+});
+
+describe('the panel says the limit where people meet it', () => {
+	const properties = new Crew().description.properties;
+	it('Send Message shows a notice naming the output field to keep and the option to hand it back, outside the tool variant', () => {
+		const notice = properties.find((p) => p.type === 'notice' && p.displayOptions?.show?.operation?.includes('sendMessage'));
+		expect(notice?.displayName).toContain('queue mode and on n8n Cloud');
+		expect(notice?.displayName).toContain(FLOW_SESSION_FIELD);
+		expect(notice?.displayName).toContain('Flow Session ID');
+		expect(notice?.displayOptions?.show?.['@tool']).toEqual([false]);
+	});
+
+	it('the output field the notice names is the one a reply carries', async () => {
+		const { output } = await send(newWorkflowStore(), 'Name it');
+		expect(Object.keys(output[0].json)).toEqual(['output', FLOW_SESSION_FIELD, 'frame_count']);
+		expect(output[0].json[FLOW_SESSION_FIELD]).toBe(crew.service.chatSessions[0].id);
 	});
 });

@@ -32,7 +32,7 @@ describe('Send Message as an AI agent\'s tool', () => {
 		const { parameters, answers } = await callCrewTool(toolParameters(), crew.credentials, [{ message: 'What can you do?' }]);
 		expect(parameters).toEqual({ message: { type: 'string', description: 'The message to send to the conversational flow', required: true } });
 		const [item] = JSON.parse(answers[0].answer as string);
-		expect(item).toEqual({ output: 'Reply 1 to "What can you do?": this session has 1 message from you.', session_id: crew.service.chatSessions[0].id, frame_count: 17 });
+		expect(item).toEqual({ output: 'Reply 1 to "What can you do?": this session has 1 message from you.', flow_session_id: crew.service.chatSessions[0].id, frame_count: 17 });
 	});
 
 	it('a non-conversational deployment: the model reads what to do in the message', async () => {

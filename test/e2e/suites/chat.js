@@ -145,9 +145,9 @@ async function run(t) {
 		assertNoToken(answer.text, tokens, 'the chat response');
 		const body = JSON.parse(answer.text);
 		assert.equal(body.output, replyTo(1, 'No streaming'));
-		assert.notEqual(body.session_id, ctx.firstSession);
+		assert.notEqual(body.flow_session_id, ctx.firstSession);
 		assert.equal(typeof body.frame_count, 'number');
-		ctx.secondSession = body.session_id;
+		ctx.secondSession = body.flow_session_id;
 		assert.equal((await sessions()).length, 2);
 	});
 
@@ -157,7 +157,7 @@ async function run(t) {
 		const answer = await sendChat(ctx.baseUrl, workflows.lastNode, 'chat-two', 'After the restart');
 		assert.equal(answer.status, 200, answer.text.slice(0, 300));
 		const body = JSON.parse(answer.text);
-		assert.equal(body.session_id, ctx.secondSession);
+		assert.equal(body.flow_session_id, ctx.secondSession);
 		assert.equal(body.output, replyTo(2, 'After the restart'));
 		assert.equal((await sessions()).length, 2, 'no new flow session');
 	});

@@ -307,6 +307,52 @@ module.exports = {
 			t.assertNoToken(text, 'the chat answer');
 		});
 
+		await check('chat-keeping-flow-sessions-in-a-data-table.json, its Data Table created and chosen, published: a chat\'s second message continues its flow session, kept in the Data Table row; another chat gets its own', async () => {
+			await t.resetService({ chat: {} });
+			// The Data Table the guide has the user create, made as n8n's Data tables page makes it.
+			const project = await t.rest.get('projects/personal');
+			const table = await t.rest.post(`projects/${project.id}/data-tables`, {
+				name: `Chat flow sessions ${crypto.randomBytes(3).toString('hex')}`,
+				columns: [
+					{ name: 'chat_session_id', type: 'string' },
+					{ name: 'flow_session_id', type: 'string' },
+				],
+			});
+			const wf = await importExample('chat-keeping-flow-sessions-in-a-data-table.json', { how: { text: { REPLACE_WITH_YOUR_DATA_TABLE_ID: table.id } } });
+			await publish(wf.id);
+			const chatTrigger = wf.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+			const crewNode = only(crewNodes(wf), 'Crew node').name;
+			const address = `${url}/webhook/${chatTrigger.webhookId}/chat`;
+			const say = async (sessionId, chatInput) => {
+				const answer = await whenServed('the chat served', () =>
+					fetch(address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }) }),
+				);
+				const text = await answer.text();
+				assert.equal(answer.status, 200, text.slice(0, 300));
+				t.assertNoToken(text, 'the chat answer');
+				return text
+					.split('\n')
+					.filter((l) => l.trim())
+					.map((l) => JSON.parse(l))
+					.filter((c) => c.type === 'item' && c.metadata && c.metadata.nodeName === crewNode)
+					.map((c) => c.content)
+					.join('');
+			};
+			assert.equal(await say('examples-table-A', 'Hello flow'), 'Reply 1 to "Hello flow": this session has 1 message from you.');
+			assert.equal(await say('examples-table-A', 'Hello again'), 'Reply 2 to "Hello again": this session has 2 messages from you.');
+			assert.equal(await say('examples-table-B', 'Another chat'), 'Reply 1 to "Another chat": this session has 1 message from you.');
+			const sessions = await (await fetch(`${t.crew.url}/_reference/chat/sessions`)).json();
+			assert.equal(sessions.length, 2, 'two chats, two flow sessions');
+			const flowSessionOf = (text) => sessions.find((s) => s.messages.some((m) => m.content === text)).id;
+			const rows = await t.rest.get(`projects/${project.id}/data-tables/${table.id}/rows?take=50`);
+			const list = Array.isArray(rows) ? rows : rows.data;
+			assert.deepEqual(
+				Object.fromEntries(list.map((r) => [r.chat_session_id, r.flow_session_id])),
+				{ 'examples-table-A': flowSessionOf('Hello flow'), 'examples-table-B': flowSessionOf('Another chat') },
+				JSON.stringify(rows).slice(0, 500),
+			);
+		});
+
 		// The fields the example's Crew tool lets the model fill, and the values the script asks for.
 		const toolFields = (file) => Object.keys(fromAiDescriptions(loadExample(file, { credentials: { crewApi: null, openAiApi: null } }).nodes.find((n) => n.name === 'Research Crew')));
 		const askedFor = (fields) => Object.fromEntries(fields.map((f) => [f, ASKED[f] || `a ${f}`]));

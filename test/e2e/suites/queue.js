@@ -15,7 +15,9 @@
 // a second and the worker let go of the job (it leaves Bull's active list in Redis: n8n aborts
 // the node's HTTP requests on a stop by itself, so a node that ignores the signal shows no more
 // reads at the service but loops on, holding the worker's slot, until its own timeout); no crew
-// is kicked off twice; every process is torn down by its own pid (by the last queue suite).
+// is kicked off twice; chat with the chat guide's Data Table example, a chat's second message on
+// the other worker than its first, continuing its flow session; every process is torn down by
+// its own pid (by the last queue suite).
 // Prints a load figure (wall time of N calls × D on the workers' slots against ceil(N / slots) × D).
 
 const assert = require('node:assert/strict');
@@ -26,6 +28,10 @@ const { until: waitFor, sleep } = require('../lib/until');
 const { activeJobs } = require('../queue/stack');
 const { readExecution, executionError, nodeItems } = require('../queue/executions');
 const { queueCluster, releaseQueueCluster, withoutCancelSignal } = require('../queue/cluster');
+const { waitForWebhook } = require('../queue/stack');
+const { loadExample, CREDENTIALS } = require('../lib/fixtures');
+const { postAndReadLines } = require('../lib/lines');
+const { assertNoToken } = require('../lib/tokens');
 
 const CREW_NODE = 'Kickoff and Wait';
 const SPLIT_NODE = 'One item per crew';
@@ -82,6 +88,169 @@ async function runsFor(crew, tags) {
 /** Execution ids each process logged as "Worker started execution <id>". */
 function startedOn(proc) {
 	return [...proc.output().matchAll(/Worker started execution (\S+) \(job/g)].map((m) => m[1]);
+}
+
+const CHAT_EXAMPLE = 'chat-keeping-flow-sessions-in-a-data-table.json';
+const CHAT_NODE = 'Send Message to the Flow';
+// A person's pause between two messages of one chat.
+const PERSON_PAUSE_MS = 3000;
+const replyTo = (n, message) => `Reply ${n} to "${message}": this session has ${n} message${n === 1 ? '' : 's'} from you.`;
+
+/** The text the Crew node streamed in a chat answer, and its chunks. */
+function chatChunks(answer) {
+	const chunks = answer.lines
+		.map(({ at, line }) => {
+			try {
+				return { at, ...JSON.parse(line) };
+			} catch {
+				return { at, type: 'unparsed', content: line };
+			}
+		})
+		.filter((c) => c.metadata && c.metadata.nodeName === CHAT_NODE);
+	return { chunks, told: chunks.filter((c) => c.type === 'item').map((c) => c.content).join('') };
+}
+
+/**
+ * Chat in queue mode, where a worker never reads the workflow's static data back for a new
+ * execution: the example keeps each chat session's flow session in a Data Table. Each worker's
+ * one slot is taken by a "blocker" (a crew that never ends, stopped from main later), so that
+ * the second message of a chat provably runs on the other worker than the first.
+ */
+async function chatInQueueMode(t, { cluster, call, execIdOf, workerProcs, figures }) {
+	const { rest, crew } = cluster;
+	const t0 = Date.now();
+	const admin = async (method, route, body) => {
+		const res = await fetch(`${crew.url}/_reference/${route}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+		return await res.json();
+	};
+	const sessions = () => admin('GET', 'chat/sessions');
+	const workerOf = (executionId) => workerProcs.findIndex((p) => startedOn(p).includes(executionId));
+	const startedSince = (before) => workerProcs.map((p, w) => startedOn(p).filter((id) => !before[w].includes(id)));
+	const snapshot = () => workerProcs.map(startedOn);
+	const blockers = [];
+	const block = async (tag) => {
+		const fullTag = `${tag}-${rand()}`;
+		const pending = call([crewSpec(fullTag, { outcome: 'never' })], { pollInterval: 1, timeout: 120 }, 150000);
+		const { executionId } = await execIdOf(fullTag);
+		await waitFor(`blocker ${executionId} started on a worker`, async () => workerOf(executionId) >= 0, 30000, 100);
+		const blocker = { executionId, worker: workerOf(executionId), pending };
+		blockers.push(blocker);
+		return blocker;
+	};
+	const unblock = async (blocker) => {
+		await rest.post(`executions/${blocker.executionId}/stop`);
+		await Promise.race([blocker.pending, sleep(15000)]);
+		blocker.stopped = true;
+	};
+	let chat;
+	const ready = await t.check(`the chat guide's Data Table example (${CHAT_EXAMPLE}) published on main, its Data Table created over REST`, async () => {
+		await crew.configure({ chat: {} });
+		const project = await rest.get('projects/personal');
+		const table = await rest.post(`projects/${project.id}/data-tables`, {
+			name: `Chat flow sessions ${rand()}`,
+			columns: [
+				{ name: 'chat_session_id', type: 'string' },
+				{ name: 'flow_session_id', type: 'string' },
+			],
+		});
+		const example = loadExample(CHAT_EXAMPLE, { text: { REPLACE_WITH_YOUR_DATA_TABLE_ID: table.id }, credentials: { crewApi: CREDENTIALS.organization } });
+		const saved = await rest.post('workflows', { ...example, id: undefined, active: false });
+		await rest.post(`workflows/${saved.id}/activate`, { versionId: saved.versionId });
+		const trigger = example.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+		await waitForWebhook(cluster.baseUrl, `${trigger.webhookId}/chat`, 'POST', cluster.main.server.proc);
+		chat = { address: `${cluster.baseUrl}/webhook/${trigger.webhookId}/chat`, project, table };
+	});
+	if (!ready) return;
+	const send = (sessionId, chatInput, onLine) => postAndReadLines(chat.address, { action: 'sendMessage', sessionId, chatInput }, { onLine });
+	const chatA = `queue-chat-A-${rand()}`;
+	const chatB = `queue-chat-B-${rand()}`;
+	const ran = {};
+	try {
+		await t.check('chat A, first message (the other worker busy): the reply streams to the person while the flow\'s turn runs', async () => {
+			const first = await block('chat-blocker-1');
+			await crew.configure({ chat: { hold: true } });
+			const before = snapshot();
+			let released = false;
+			const seen = [];
+			const answer = await send(chatA, 'Hello from A', async (line, lines) => {
+				const chunk = JSON.parse(line);
+				if (chunk.type !== 'item' || chunk.metadata?.nodeName !== CHAT_NODE) return;
+				const mine = (await sessions()).find((s) => s.messages.some((m) => m.content === 'Hello from A'));
+				seen.push({ content: chunk.content, turnActive: Boolean(mine && mine.activeKickoffId !== null) });
+				// The turn ends only once the person has the whole text.
+				if (!released && chatChunks({ lines }).told === replyTo(1, 'Hello from A')) {
+					released = true;
+					await admin('POST', 'chat/release', {});
+				}
+			});
+			await crew.configure({ chat: {} });
+			assert.equal(answer.status, 200, answer.text.slice(0, 300));
+			assertNoToken(answer.text, { organization: cluster.crew.tokens.organization, user: cluster.crew.tokens.user }, 'the streamed chat answer');
+			assert.equal(chatChunks(answer).told, replyTo(1, 'Hello from A'), answer.text.slice(0, 500));
+			assert.ok(seen.length >= 5, `only ${seen.length} text chunks`);
+			assert.ok(seen.every((c) => c.turnActive), 'every text chunk arrived while the flow\'s turn was still running');
+			const started = startedSince(before);
+			assert.deepEqual(started[first.worker], [], `worker-${first.worker + 1} held the blocker, yet ran ${started[first.worker].join(', ')}`);
+			assert.equal(started.flat().length, 1, `executions started meanwhile: ${JSON.stringify(started)}`);
+			ran.a1 = { worker: started.findIndex((ids) => ids.length === 1), executionId: started.flat()[0] };
+			const [session] = (await sessions()).filter((s) => s.messages.some((m) => m.content === 'Hello from A'));
+			ran.flowSessionA = session.id;
+			t.say(`    ${seen.length} text chunks while the turn ran; execution ${ran.a1.executionId} on worker-${ran.a1.worker + 1} (blocker on worker-${first.worker + 1}); flow session ${session.id}`);
+		});
+
+		await t.check(`chat A, second message after a person's pause (${PERSON_PAUSE_MS / 1000} s), run on the OTHER worker: the same flow session answers, and its turn sees the first`, async () => {
+			assert.ok(ran.a1, 'no first message');
+			const pauseFrom = Date.now();
+			// The first message's worker gets the next blocker; the first blocker's worker is then freed.
+			const second = await block('chat-blocker-2');
+			assert.equal(second.worker, ran.a1.worker, `the second blocker ran on worker-${second.worker + 1}`);
+			await unblock(blockers[0]);
+			await sleep(Math.max(0, PERSON_PAUSE_MS - (Date.now() - pauseFrom)));
+			const before = snapshot();
+			const answer = await send(chatA, 'Again from A');
+			assert.equal(answer.status, 200, answer.text.slice(0, 300));
+			const { told, chunks } = chatChunks(answer);
+			if (told !== replyTo(2, 'Again from A')) {
+				const ids = startedSince(before).flat();
+				const runs = [];
+				for (const id of ids) {
+					const e = await readExecution(rest, cluster.decode, id).catch((err) => ({ err: String(err) }));
+					runs.push({ id, status: e.status, error: e.data ? executionError(e) : e.err, runData: e.data ? Object.fromEntries(Object.entries(e.data.resultData.runData).map(([k, v]) => [k, v[0].error ? v[0].error.message : JSON.stringify(v[0].data).slice(0, 400)])) : null });
+				}
+				t.say(`    what ran, and the flow sessions: ${JSON.stringify({ runs, sessions: await sessions() }).slice(0, 4000)}`);
+			}
+			assert.equal(told, replyTo(2, 'Again from A'), answer.text.slice(0, 500));
+			assert.ok(chunks.filter((c) => c.type === 'item').length >= 5, 'the reply streamed in pieces');
+			const started = startedSince(before);
+			assert.equal(started.flat().length, 1, `executions started meanwhile: ${JSON.stringify(started)}`);
+			const worker = started.findIndex((ids) => ids.length === 1);
+			assert.notEqual(worker, ran.a1.worker, `both messages ran on worker-${worker + 1}`);
+			const mine = (await sessions()).filter((s) => s.messages.some((m) => m.content.startsWith('Hello from A') || m.content.startsWith('Again from A')));
+			assert.equal(mine.length, 1, `chat A's messages are in ${mine.length} flow sessions`);
+			assert.equal(mine[0].id, ran.flowSessionA);
+			assert.deepEqual(mine[0].messages.filter((m) => m.role === 'user').map((m) => m.content), ['Hello from A', 'Again from A']);
+			t.say(`    execution ${started.flat()[0]} on worker-${worker + 1} (the first on worker-${ran.a1.worker + 1}), ${secs(Date.now() - pauseFrom)} after the first reply: flow session ${mine[0].id}`);
+		});
+
+		await t.check('chat B, a second chat session: its own flow session; chat A\'s row in the Data Table names chat A\'s flow session', async () => {
+			const answer = await send(chatB, 'Hello from B');
+			assert.equal(answer.status, 200, answer.text.slice(0, 300));
+			assert.equal(chatChunks(answer).told, replyTo(1, 'Hello from B'), answer.text.slice(0, 500));
+			const all = await sessions();
+			const b = all.filter((s) => s.messages.some((m) => m.content === 'Hello from B'));
+			assert.equal(b.length, 1);
+			assert.notEqual(b[0].id, ran.flowSessionA);
+			const rows = await rest.get(`projects/${chat.project.id}/data-tables/${chat.table.id}/rows?take=50`);
+			const list = Array.isArray(rows) ? rows : rows.data || rows.rows || [];
+			const kept = Object.fromEntries(list.map((r) => [r.chat_session_id, r.flow_session_id]));
+			assert.deepEqual(kept, { [chatA]: ran.flowSessionA, [chatB]: b[0].id }, JSON.stringify(rows).slice(0, 500));
+		});
+	} finally {
+		for (const blocker of blockers) if (!blocker.stopped) await unblock(blocker).catch(() => {});
+		await crew.configure({ chat: {} }).catch(() => {});
+		figures.chat = { ms: Date.now() - t0 };
+		t.say(`  chat in queue mode: ${secs(Date.now() - t0)}`);
+	}
 }
 
 async function run(t) {
@@ -326,6 +495,9 @@ async function run(t) {
 				`executions per worker ${perWorker.map((c, w) => `worker-${w + 1} ${c}`).join(', ')}`,
 		);
 	});
+
+	// 5. Chat in queue mode: the chat guide's Data Table example, its messages on chosen workers.
+	await chatInQueueMode(t, { cluster, call, execIdOf, workerProcs, figures });
 
 	await t.check('no crew was kicked off twice: one POST /kickoff and one run per crew asked for', async () => {
 		const kickoffs = (await crew.requests()).filter((r) => r.route === 'kickoff' && r.method === 'POST').slice(kickoffsBefore);

@@ -22,6 +22,12 @@ export const MAX_MESSAGE_LENGTH = 32_000;
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
+/**
+ * The output field naming the flow session, apart from the Chat Trigger's own `sessionId`: the
+ * value a workflow keeps per chat session and hands back in Flow Session ID.
+ */
+export const FLOW_SESSION_FIELD = 'flow_session_id';
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Message',
@@ -45,12 +51,22 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, '@tool': [true] } },
 	},
 	{
+		// n8n hands a new execution the static data only in its main process: in queue mode and on
+		// n8n Cloud every message would start a new flow session unless the workflow keeps the ID.
+		displayName:
+			'In queue mode and on n8n Cloud, n8n does not give the node back the flow sessions it remembers: keep the output\'s flow_session_id per chat session (e.g. in a Data Table) and pass it back in Options → Flow Session ID, as the example in the <a href="https://github.com/n8n-nodes-crewai/n8n-nodes-crewai/blob/main/docs/chat.md#queue-mode-and-n8n-cloud" target="_blank">chat guide</a> does',
+		name: 'queueModeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show, '@tool': [false] } },
+	},
+	{
 		displayName: 'Conversation Key',
 		name: 'conversationKey',
 		type: 'string',
 		default: '={{ $json.sessionId }}',
 		description:
-			'Messages with the same key go to the same flow session, which holds the conversation\'s history. The default is the Chat Trigger\'s chat session. The node remembers each key\'s session in the workflow (see the docs for limits); the output\'s session_id lets a workflow keep it itself.',
+			'Messages with the same key go to the same flow session, which holds the conversation\'s history. The default is the Chat Trigger\'s chat session. The node remembers each key\'s session in the workflow\'s static data (not in queue mode or on n8n Cloud: see the notice above); the output\'s flow_session_id lets a workflow keep it itself.',
 		displayOptions: { show },
 	},
 	{
@@ -66,8 +82,9 @@ export const description: INodeProperties[] = [
 				name: 'flowSessionId',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. {{ $json.session_id }}',
-				description: 'Send to this flow session (the session_id of an earlier output) instead of the one the node remembers for the Conversation Key',
+				placeholder: 'e.g. {{ $json.flow_session_id }}',
+				description:
+					'Send to this flow session (the flow_session_id of an earlier output, kept by the workflow) instead of the one the node remembers for the Conversation Key. Empty: the remembered one, else a new one.',
 			},
 			{
 				displayName: 'Timeout (Seconds)',
@@ -234,7 +251,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	const connection = await getCrewConnection(this, itemIndex);
 	await checkConversational(this, connection, itemIndex, tools);
 
-	// Kept with the workflow by n8n: see the docs draft of #27 for when n8n saves it and its limits.
+	// Kept with the workflow by n8n, which hands it to new executions only in its main process
+	// (docs/development.md, "Where a conversation's flow session is kept").
 	const staticData = this.getWorkflowStaticData('node');
 	const remembers = givenSession === '' && conversationKey !== '';
 	const remembered = remembers ? findSession(staticData, conversationKey, connection.baseUrl) : undefined;
@@ -245,18 +263,28 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	remember();
 
 	const stream = chatStream(this, itemIndex);
+	let told = false;
+	const onText = async (text: string) => {
+		told = true;
+		await stream.text(text);
+	};
 	const deadline = tools.now() + timeoutSeconds * 1000;
-	const turn = async () => await runTurn(chatRequests(this, connection, sessionId, message, tools), message, { deadline, clock: tools, onText: stream.text });
+	const turn = async () => await runTurn(chatRequests(this, connection, sessionId, message, tools), message, { deadline, clock: tools, onText });
 	let outcome = await turn();
-	if (remembered !== undefined && outcome.kind === 'refused' && outcome.step === 'history' && outcome.answer.kind === 'http' && outcome.answer.statusCode === 404) {
-		// The flow no longer knows the remembered session (nothing was sent to it): the conversation starts anew.
+	const known = remembered !== undefined || givenSession !== '';
+	if (known && outcome.kind === 'refused' && outcome.step === 'history' && outcome.answer.kind === 'http' && outcome.answer.statusCode === 404) {
+		// The flow no longer knows the session, remembered or kept by the workflow (nothing was sent to
+		// it): the conversation starts anew, and the output's flow_session_id names the new session.
 		sessionId = await startSession(this, connection, itemIndex);
 		remember();
 		outcome = await turn();
 	}
 	if (outcome.kind === 'replied') {
+		// A turn that was over before the node could attach to its frames (a fast flow, a busy
+		// worker) told the person nothing yet: the reply from the history is told whole.
+		if (!told) await stream.text(outcome.reply);
 		await stream.end();
-		return { output: outcome.reply, session_id: sessionId, frame_count: outcome.frameCount };
+		return { output: outcome.reply, [FLOW_SESSION_FIELD]: sessionId, frame_count: outcome.frameCount };
 	}
 	const error = outcomeError(this, connection, outcome, itemIndex, sessionId, timeoutSeconds);
 	await stream.end(`${error.message}\n`);
