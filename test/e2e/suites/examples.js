@@ -454,6 +454,18 @@ module.exports = {
 			await editor.closePanel(page);
 		});
 
+		await check('wait-by-callback.json\'s Kickoff and Wait panel (Wait By: Callback) says that a Webhook answering when the last node finishes gives its caller the waiting item at once, and links the guide\'s section', async () => {
+			await openPanel('wait-by-callback.json', 'Kickoff and Wait');
+			const notice = page.locator(editor.sel.ndv).first().getByText('Behind a Webhook set to respond when the last node finishes', { exact: false }).first();
+			await notice.waitFor({ state: 'visible' });
+			const text = await notice.innerText();
+			assert.match(text, /never the crew's result/, text);
+			assert.match(text, /Respond to Webhook node after this one/, text);
+			const href = await page.locator(editor.sel.ndv).first().locator('a', { hasText: 'More' }).first().getAttribute('href');
+			assert.match(href, /docs\/wait-by-callback\.md#answering-a-webhooks-caller-with-the-crews-result$/);
+			await editor.closePanel(page);
+		});
+
 		await check('mcp-server.json published: an MCP client lists the Crew tool and a call runs the crew once', async () => {
 			const fields = toolFields('mcp-server.json');
 			await t.resetService({ inputs: fields.map((name) => ({ name })), durationMs: 800 });
