@@ -176,9 +176,22 @@ export function timeoutMarker(awaited: AwaitedKickoff, timeoutMs: number): Timeo
 	};
 }
 
-/** The item shown while the execution waits (n8n drops it on resume). */
+/** What the waiting item says of itself: a Webhook answering when the last node finishes sends this item to its caller. */
+export function waitingMessage(kickoffId: string): string {
+	return (
+		'The crew is still running: this execution is parked until the crew calls back, then the workflow goes on with the crew\'s result. ' +
+		'This item is not that result. To answer a webhook\'s caller with it, set the Webhook\'s Respond to "Using \'Respond to Webhook\' Node" ' +
+		`and put a Respond to Webhook node after the Crew node; or read the result later with Get Status and kickoff ID ${kickoffId}.`
+	);
+}
+
+/**
+ * The item shown while the execution waits (n8n drops it on resume). It is also what a Webhook
+ * set to respond when the last node finishes answers its caller at once, at the moment the
+ * execution parks, so it says what it is.
+ */
 export function waitingRecord(kickoffId: string, waitTill: number): IDataObject {
-	return { kickoff_id: kickoffId, state: 'running', waiting_for: 'callback', wait_till: new Date(waitTill).toISOString() };
+	return { kickoff_id: kickoffId, state: 'running', waiting_for: 'callback', wait_till: new Date(waitTill).toISOString(), message: waitingMessage(kickoffId) };
 }
 
 /** Why callback mode cannot run here, or undefined when it can. Any number of items can: the batch parks once. */

@@ -76,6 +76,33 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		expect(resumed?.output).toEqual([{ json: polled.output[0].json, pairedItem: { item: 0 } }]);
 	});
 
+	it('shows, while parked, an item that says what it is: a Webhook answering when the last node finishes sends it to its caller', async () => {
+		crew.service.configure({ durationMs: 1_500 });
+		const execution = await runUntilParked(byCallback());
+		const [run] = crew.service.runs;
+		expect(execution.output).toEqual([
+			{
+				json: {
+					kickoff_id: run.kickoffId,
+					state: 'running',
+					waiting_for: 'callback',
+					wait_till: execution.waitTill?.toISOString(),
+					message:
+						'The crew is still running: this execution is parked until the crew calls back, then the workflow goes on with the crew\'s result. ' +
+						'This item is not that result. To answer a webhook\'s caller with it, set the Webhook\'s Respond to "Using \'Respond to Webhook\' Node" ' +
+						`and put a Respond to Webhook node after the Crew node; or read the result later with Get Status and kickoff ID ${run.kickoffId}.`,
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		// The caller may be anyone: the item names no resume URL, signature or callback token.
+		const [call] = await deliveredCall();
+		const shown = JSON.stringify(execution.output);
+		expect(shown).not.toContain('webhook-waiting');
+		expect(shown).not.toContain('signature');
+		expect(shown).not.toContain(call.authorization?.slice(7));
+	});
+
 	it('gives a failed crew polling\'s error item, with Continue On Fail as polling has it', async () => {
 		crew.service.configure({ durationMs: 800, plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }) });
 		const execution = await runUntilParked(byCallback(), { continueOnFail: true });

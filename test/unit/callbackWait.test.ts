@@ -149,7 +149,13 @@ describe('timeout marker', () => {
 	});
 
 	it('shows the wait while parked', () => {
-		expect(waitingRecord('kick-1', Date.UTC(2026, 0, 1))).toEqual({ kickoff_id: 'kick-1', state: 'running', waiting_for: 'callback', wait_till: '2026-01-01T00:00:00.000Z' });
+		expect(waitingRecord('kick-1', Date.UTC(2026, 0, 1))).toEqual({
+			kickoff_id: 'kick-1',
+			state: 'running',
+			waiting_for: 'callback',
+			wait_till: '2026-01-01T00:00:00.000Z',
+			message: expect.stringContaining('kickoff ID kick-1.'),
+		});
 	});
 });
 

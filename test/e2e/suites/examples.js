@@ -3,7 +3,8 @@
 // onto an empty canvas (pasted, or by the workflow menu's "Import from File…"), saved, its
 // credentials chosen in the node's panel where the editor did not pick them, and run the way its
 // guide says: "Execute workflow" for a Manual Trigger, published (2.x) / activated (1.x) and called
-// for a Webhook, a Chat Trigger, a Crew Trigger or an MCP Server Trigger. Each check reads how the
+// for a Webhook, a Form Trigger (its form filled in and submitted in a browser, as a person does),
+// a Chat Trigger, a Crew Trigger or an MCP Server Trigger. Each check reads how the
 // run ended (the crew's result, each item's state) from the stored execution or the caller's answer.
 //
 // Then the panel texts issue 34 asks for: the Crew tool's fields the model fills describe
@@ -11,10 +12,11 @@
 // callback option, does not ask for a Crew Callback API credential (or says when it is needed).
 //
 // The only changes to an example before it is imported are the ones a test needs and a user would
-// make anyway: the reference crew's steering (options.meta), shorter waits, a Webhook path of its
-// own (the shared n8n already serves the other suites' copies of the same examples), the Crew
-// Trigger's URL pasted where the kickoff example asks for it, the file example's path set to a file
-// written in the one folder the shared n8n may read (t.filesDir), and the scripted model's script.
+// make anyway: the reference crew's steering (options.meta), shorter waits, a Webhook or form
+// path of its own (the shared n8n already serves the other suites' copies of the same examples),
+// the Crew Trigger's URL pasted where the kickoff example asks for it, the file example's path set
+// to a file written in the one folder the shared n8n may read (t.filesDir), and the scripted
+// model's script.
 //
 // A new workflow added node by node from the node panel is the firstSteps suite's; here every
 // import starts from the same empty canvas a user opens with "Create workflow".
@@ -284,6 +286,78 @@ module.exports = {
 			assert.match(after.json.result, /topic=tides/);
 		});
 
+		await check('wait-by-callback-respond-to-webhook.json published: a POST parks the execution and its caller is answered with the crew\'s completed record once the crew has called back', async () => {
+			await t.resetService();
+			const crewMs = 3000;
+			const wf = await importExample('wait-by-callback-respond-to-webhook.json', {
+				how: { set: { Webhook: { path: 'examples-crewai-crew-result' }, 'Kickoff and Wait': { 'options.meta': `{"reference": {"durationMs": ${crewMs}}}`, 'options.firstPhase': 1, 'options.timeout': 120 } } },
+			});
+			await publish(wf.id);
+			const address = `${url}/webhook/${wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path}`;
+			// The call the guide gives: a POST with the crew's inputs as JSON, answered when the crew has called back.
+			const asked = Date.now();
+			const answering = whenServed('the webhook served', () => fetch(address, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ topic: 'tides' }) }));
+			// The execution parks while the caller waits: the answer is the crew's record, not the waiting item.
+			await until('the execution parked (waiting)', async () => (await executions(wf.id)).some((e) => e.status === 'waiting'), 30000, 300);
+			const answer = await answering;
+			const waitedMs = Date.now() - asked;
+			const text = await answer.text();
+			assert.equal(answer.status, 200, text.slice(0, 300));
+			const record = JSON.parse(text);
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.equal(record.state, 'completed', text.slice(0, 500));
+			assert.equal(record.kickoff_id, run.kickoffId);
+			assert.match(record.result, /topic=tides/);
+			assert.equal(record.waiting_for, undefined, 'not the waiting item');
+			assert.ok(waitedMs >= crewMs, `answered after ${waitedMs} ms, before the ${crewMs} ms crew could end`);
+			const calls = (await t.crew.requests()).filter((r) => r.route === 'kickoff');
+			assert.equal(calls.length, 1, 'one kickoff');
+			const execution = await finishedRun(wf.id);
+			assert.equal(execution.status, 'success');
+			t.assertNoToken(text, 'the answer');
+			t.say(`the caller was answered with the crew's record after ${(waitedMs / 1000).toFixed(1)} s (a ${crewMs / 1000} s crew, 1 s first phase)`);
+		});
+
+		await check('a-file-from-a-form-to-a-crew.json published: a person submits its form at the production URL with a PDF; the crew gets the file byte for byte (sha256, name, type) and completes', async () => {
+			await t.resetService({ multipartKickoff: 'accepted', maxFileBytes: null });
+			const wf = await importExample('a-file-from-a-form-to-a-crew.json', { how: { set: { 'Report Form': { 'options.path': 'examples-crewai-report' }, 'Kickoff and Wait': QUICK } } });
+			await publish(wf.id);
+			const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(64 * 1024), Buffer.from('\n%%EOF\n')]);
+			const filePath = path.join(t.root, 'uploads', 'q3-report.pdf');
+			fs.mkdirSync(path.dirname(filePath), { recursive: true });
+			fs.writeFileSync(filePath, bytes);
+			// The form as a person opens it, in its own browser context (no n8n session), at the production URL.
+			const formUrl = `${url}/form/${wf.nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger').parameters.options.path}`;
+			const visitor = await t.browser.newContext();
+			try {
+				const form = await visitor.newPage();
+				form.setDefaultTimeout(UI_TIMEOUT);
+				await until('the form served', async () => ((await form.goto(formUrl)).status() === 404 ? null : true), 30000, 500);
+				await form.getByLabel('Topic').fill('the quarterly report');
+				await form.locator('input[type="file"]').setInputFiles(filePath);
+				await form.getByRole('button', { name: 'Submit' }).click();
+				await form.getByText('Your response has been recorded').first().waitFor({ state: 'visible' });
+			} finally {
+				await visitor.close();
+			}
+			const execution = await finishedRun(wf.id);
+			assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error || null));
+			const [submitted] = itemsOf(execution, 'Report Form');
+			t.say(`the form's item: binary ${JSON.stringify(Object.keys(submitted.binary || {}))}, json ${JSON.stringify(Object.keys(submitted.json))}`);
+			const [item] = itemsOf(execution, 'Kickoff and Wait');
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.equal(item.json.state, 'completed', JSON.stringify(item.json).slice(0, 500));
+			assert.equal(item.json.kickoff_id, run.kickoffId);
+			assert.equal(run.inputs.topic, 'the quarterly report', 'the form\'s Topic is the crew\'s topic');
+			const file = only(run.files || [], 'file at the service');
+			const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+			assert.deepEqual(
+				{ field: file.field, name: file.name, type: file.type, size: file.size, sha256: file.sha256, via: file.via },
+				{ field: 'document', name: 'q3-report.pdf', type: 'application/pdf', size: bytes.length, sha256, via: 'multipart' },
+			);
+			assert.ok(String(item.json.result).includes(sha256), `the crew's result names no file: ${String(item.json.result).slice(0, 500)}`);
+		});
+
 		await check('chat-with-a-conversational-flow.json published: a chat message gets the flow\'s reply, streamed', async () => {
 			await t.resetService({ chat: {} });
 			const wf = await importExample('chat-with-a-conversational-flow.json');
@@ -423,6 +497,18 @@ module.exports = {
 			const shown = await callbackCredentialShown(page);
 			assert.ok(!shown.selector || shown.hint, `the panel shows "${shown.label}" with no word on when it is needed (${JSON.stringify(shown)})`);
 			t.say(`Kickoff and Wait's panel: ${JSON.stringify(shown)}`);
+			await editor.closePanel(page);
+		});
+
+		await check('wait-by-callback.json\'s Kickoff and Wait panel (Wait By: Callback) says that a Webhook answering when the last node finishes gives its caller the waiting item at once, and links the guide\'s section', async () => {
+			await openPanel('wait-by-callback.json', 'Kickoff and Wait');
+			const notice = page.locator(editor.sel.ndv).first().getByText('Behind a Webhook set to respond when the last node finishes', { exact: false }).first();
+			await notice.waitFor({ state: 'visible' });
+			const text = await notice.innerText();
+			assert.match(text, /never the crew's result/, text);
+			assert.match(text, /Respond to Webhook node after this one/, text);
+			const href = await page.locator(editor.sel.ndv).first().locator('a', { hasText: 'More' }).first().getAttribute('href');
+			assert.match(href, /docs\/wait-by-callback\.md#answering-a-webhooks-caller-with-the-crews-result$/);
 			await editor.closePanel(page);
 		});
 

@@ -16,6 +16,8 @@
 //   copies of the workflow with On Error "Continue (using error output)" (a failed crew's
 //     item leaves by the error output) and "Stop Workflow" (the documented limit: the
 //     error item goes down the success output and the execution succeeds);
+//   a copy whose Webhook responds when the last node finishes: its caller gets the waiting
+//     item (it says what it is) at once, when the execution parks; the crew's call completes it;
 //   a crew of 0.3 s with a 3 s first phase: answered by polling, never parked (its late
 //     call gets n8n's 409);
 //   a crew that never calls within the 5 s timeout: n8n's WaitTracker (polls every 60 s)
@@ -72,7 +74,10 @@ function loadVariants() {
 	errorOutput.nodes.push({ id: 'a1b2c3d4-0004-4e2e-8c11-7761697463e1', parameters: {}, name: 'Error Branch', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 200] });
 	errorOutput.connections[CREW_NODE].main.push([{ node: 'Error Branch', type: 'main', index: 0 }]);
 	const batch = JSON.parse(fs.readFileSync(BATCH_WORKFLOW_FILE, 'utf8'));
-	return { waitByCallback: base, errorOutput, stopWorkflow: variant('stop', undefined, 's1'), batch };
+	// The everyday request/response Webhook: Respond "When Last Node Finishes".
+	const lastNode = variant('last-node', 'continueRegularOutput', 'l1');
+	lastNode.nodes[0].parameters.responseMode = 'lastNode';
+	return { waitByCallback: base, errorOutput, stopWorkflow: variant('stop', undefined, 's1'), lastNode, batch };
 }
 
 async function deliveries(crew) {
@@ -191,6 +196,39 @@ async function run(t) {
 		assert.equal(item.result, 'Crew finished: topic=callback');
 		assert.equal(item.error, null);
 		assert.equal((await streamCalls(kickoffId)).length, 1, 'one call');
+	});
+
+	await check('a Webhook that responds when the last node finishes: its caller is answered at once, when the execution parks, with the waiting item, which says what it is; the crew\'s call then completes the execution', async () => {
+		const workflow = workflows.lastNode;
+		const crewMs = 4000;
+		const before = new Set((await crew.runs()).map((r) => r.kickoffId));
+		const asked = Date.now();
+		const res = await fetch(`${ctx.baseUrl}/webhook/${workflow.nodes[0].parameters.path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ topic: 'answered-at-once', reference: { durationMs: crewMs } }),
+		});
+		const answeredMs = Date.now() - asked;
+		const text = await res.text();
+		assert.equal(res.status, 200, text);
+		const execution = await until('the new execution', async () => (await rest.executions(workflow.id)).find((e) => !ctx.known.has(String(e.id))));
+		ctx.known.add(String(execution.id));
+		const { kickoffId } = await until('its kickoff', async () => (await crew.runs()).find((r) => !before.has(r.kickoffId)));
+		const placeholder = JSON.parse(text);
+		assert.deepEqual(Object.keys(placeholder).sort(), ['kickoff_id', 'message', 'state', 'wait_till', 'waiting_for'], text);
+		assert.deepEqual([placeholder.kickoff_id, placeholder.state, placeholder.waiting_for], [kickoffId, 'running', 'callback']);
+		assert.ok(Date.parse(placeholder.wait_till) > Date.now(), placeholder.wait_till);
+		// What a caller who gets it reads: why it is not the result, and where the result goes.
+		assert.match(placeholder.message, /parked until the crew calls back/);
+		assert.match(placeholder.message, /This item is not that result/);
+		assert.match(placeholder.message, /Respond to Webhook node after the Crew node/);
+		assert.ok(placeholder.message.endsWith(`Get Status and kickoff ID ${kickoffId}.`), placeholder.message);
+		assert.doesNotMatch(text, /webhook-waiting|signature|Bearer/, 'no resume URL, signature or token in the answer');
+		assert.ok(answeredMs < crewMs, `answered after ${answeredMs} ms, not at once (a ${crewMs} ms crew)`);
+		const { status, data } = await finished(String(execution.id));
+		assert.equal(status, 'success');
+		assert.equal(afterItems(data)[0].state, 'completed', 'the workflow still goes on with the crew\'s record, which the caller never gets');
+		say(`    last-node Webhook: answered with the waiting item after ${(answeredMs / 1000).toFixed(1)} s (a ${crewMs / 1000} s crew, 1 s first phase)`);
 	});
 
 	await check('a failing crew: the error item polling gives (On Error: continue), with the kickoff id', async () => {

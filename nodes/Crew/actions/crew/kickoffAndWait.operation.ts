@@ -25,12 +25,13 @@ import {
 	withRunningCrews,
 } from '../crewWait/batchWait';
 import type { WaitOptions } from '../crewWait/batchWait';
-import { waitByDescription, waitByOptions } from './waitBy.description';
+import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
 import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../crewWait/stopCrews';
 import type { StopOptions } from '../crewWait/stopCrews';
 
 export const description: INodeProperties[] = [
 	waitByDescription,
+	waitByCallbackNotice,
 	startingOptions('kickoffAndWait', [
 		...waitByOptions,
 		{

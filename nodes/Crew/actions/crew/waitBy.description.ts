@@ -24,6 +24,21 @@ export const waitByDescription: INodeProperties = {
 	displayOptions: { show: { operation: ['kickoffAndWait'] } },
 };
 
+/**
+ * The everyday request/response trap: a Webhook that responds when the last node finishes answers
+ * at the moment n8n parks the execution, with the waiting item, never with the crew's result.
+ */
+export const waitByCallbackNotice: INodeProperties = {
+	displayName:
+		'Behind a Webhook set to respond when the last node finishes, the caller is answered at once, when the execution parks, with a "running" item and the kickoff ID, never the crew\'s result. ' +
+		'To answer with the result, set the Webhook\'s Respond to "Using \'Respond to Webhook\' Node" and put a Respond to Webhook node after this one, or use Polling. ' +
+		'<a href="https://github.com/n8n-nodes-crewai/n8n-nodes-crewai/blob/main/docs/wait-by-callback.md#answering-a-webhooks-caller-with-the-crews-result" target="_blank">More</a>',
+	name: 'waitByCallbackWebhookNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { operation: ['kickoffAndWait'], waitBy: ['callback'] } },
+};
+
 /** Kickoff and Wait options that only Wait By: Callback reads. */
 export const waitByOptions: INodeProperties[] = [
 	{
