@@ -25,7 +25,8 @@ const events: INodeProperties = {
 	// 0.1.0's default, so workflows saved with it keep starting on the same calls.
 	default: ['crew'],
 	options: [
-		{ name: 'Agent Step', value: 'step', description: 'Stream: agent_* events. Legacy Step Webhook URL: each step.' },
+		// "Agent", as the Kickoff's Event Stream Events and the vendor's event list name the group; the value stays 'step' for saved workflows.
+		{ name: 'Agent', value: 'step', description: 'Stream: agent_* events. Legacy Step Webhook URL: each agent step.' },
 		{ name: 'All Events', value: 'all', description: 'Every call, including event types this node does not know (e.g. your crew\'s own events)' },
 		{ name: 'Crew', value: 'crew', description: 'Stream: crew_kickoff_started/completed/failed and other crew_* events. Legacy Crew Webhook URL: the crew finished.' },
 		{ name: 'Flow', value: 'flow', description: 'Stream: flow_* and method_execution_* events' },
