@@ -234,7 +234,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	const connection = await getCrewConnection(this, itemIndex);
 	await checkConversational(this, connection, itemIndex, tools);
 
-	// Kept with the workflow by n8n: see the docs draft of #27 for when n8n saves it and its limits.
+	// Kept with the workflow by n8n, which saves it after production executions only, last writer wins (docs/n8n-limits.md#chat).
 	const staticData = this.getWorkflowStaticData('node');
 	const remembers = givenSession === '' && conversationKey !== '';
 	const remembered = remembers ? findSession(staticData, conversationKey, connection.baseUrl) : undefined;
