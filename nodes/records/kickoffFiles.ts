@@ -6,8 +6,8 @@ import { isAbsoluteHttpUrl } from './urlOptions';
 /**
  * The Files parameters of Kickoff and Kickoff and Wait, read and checked before
  * any request: which crew file field gets which of the item's binary properties,
- * or which URL. The service's kickoff takes files three ways (field notes,
- * "Stopping a run and sending files"); all three name a file by the crew's field.
+ * or which URL. The service's kickoff takes files three ways
+ * (docs/service-api.md#files); all three name a file by the crew's field.
  */
 
 /** How the files travel: in the kickoff's own multipart body, uploaded with `POST /files` first, or as URLs. */

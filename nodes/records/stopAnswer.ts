@@ -3,8 +3,8 @@ import type { CrewState } from './crewStatus';
 import { isPlainObject } from './plainObject';
 
 /**
- * What an answer to `POST /stop/{kickoff_id}` means (field notes, "Stopping a run
- * and sending files"; no live record of it exists yet, so every answer is read
+ * What an answer to `POST /stop/{kickoff_id}` means (docs/service-api.md#stopping-a-run;
+ * documented, never seen answered live, so every answer is read
  * defensively):
  * - `stopped`: any 2xx (documented: 200 `{"status": "stopped", "kickoffId": …}`).
  * - `alreadyEnded`: the 400 `Cannot stop execution. Current state: SUCCESS`

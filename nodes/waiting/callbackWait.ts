@@ -9,14 +9,14 @@ import { isPlainObject } from '../records/plainObject';
 /**
  * The pure parts of Kickoff and Wait's "Wait By: Callback": the event stream the
  * crew calls back on, the check of a call, the first polling phase and the item
- * n8n outputs when the wait times out. The n8n side is in actions/waitByCallback.ts.
+ * n8n outputs when the wait times out. The n8n side is in Crew/actions/crewWait/waitByCallback.ts.
  */
 
 /** The event stream's two terminal events of a crew: the only channel that reports success and failure, with auth. */
 export const CALLBACK_EVENT_TYPES = ['crew_kickoff_completed', 'crew_kickoff_failed'] as const;
 
 /**
- * The events that end a flow (callbacks.md §3.6): `flow_finished`, and for a failure
+ * The events that end a flow (docs/service-api.md#event-streaming): `flow_finished`, and for a failure
  * `method_execution_failed` (published) and `flow_failed` (in crewAI's source only).
  * Asked for instead of the crew's: crews inside a flow send their own
  * `crew_kickoff_completed`, which is not the flow's end.

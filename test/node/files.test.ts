@@ -1,5 +1,5 @@
 /**
- * Files into crews and flows (issue 33), on n8n's real engine against the reference
+ * Files into crews and flows, on n8n's real engine against the reference
  * service (test/crew-service/README.md, "Files"): the item's binary data from n8n's
  * binary data store, in filesystem mode (n8n 2.x's default) and in the in-memory mode,
  * reaches the service byte for byte with its name and type in each of the three ways.

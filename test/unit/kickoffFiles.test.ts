@@ -9,15 +9,7 @@ import {
 	readSendFilesMode,
 	readUrlFileEntries,
 } from '../../nodes/records/kickoffFiles';
-
-function errorOf(read: () => unknown): InvalidParameterError {
-	try {
-		read();
-	} catch (error) {
-		return error as InvalidParameterError;
-	}
-	throw new Error('it was accepted');
-}
+import { errorOf } from '../helpers/invalidParameter';
 
 describe('readBinaryFileEntries', () => {
 	it('reads the rows n8n gives, trimmed, with data as the default binary property', () => {

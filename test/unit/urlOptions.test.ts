@@ -1,14 +1,6 @@
 import { InvalidParameterError } from '../../nodes/records/kickoffBody';
 import { checkUrlOptions, isAbsoluteHttpUrl, requireHttpUrl, URL_OPTIONS } from '../../nodes/records/urlOptions';
-
-function errorOf(options: object, urlOptions?: Record<string, string>): InvalidParameterError {
-	try {
-		checkUrlOptions(options, urlOptions);
-	} catch (error) {
-		return error as InvalidParameterError;
-	}
-	throw new Error('checkUrlOptions accepted it');
-}
+import { errorOf } from '../helpers/invalidParameter';
 
 describe('isAbsoluteHttpUrl', () => {
 	it.each([
@@ -53,18 +45,18 @@ describe('checkUrlOptions', () => {
 		['stepWebhookUrl', 'example.com/step', 'Step Webhook URL is not an absolute http(s) URL: "example.com/step"'],
 		['taskWebhookUrl', 42, 'Task Webhook URL is not an absolute http(s) URL: "42"'],
 	])('names %s and shows its value', (name, value, message) => {
-		const error = errorOf({ [name]: value });
+		const error = errorOf(() => checkUrlOptions({ [name]: value }));
 		expect(error).toBeInstanceOf(InvalidParameterError);
 		expect(error.message).toBe(message);
 		expect(error.description).toMatch(/starting with https:\/\/.*No request was sent for this item/);
 	});
 
 	it('shortens a very long value', () => {
-		expect(errorOf({ crewWebhookUrl: 'x'.repeat(5_000) }).message.length).toBeLessThan(300);
+		expect(errorOf(() => checkUrlOptions({ crewWebhookUrl: 'x'.repeat(5_000) })).message.length).toBeLessThan(300);
 	});
 
 	it('checks a URL option added later once its name is listed', () => {
-		expect(errorOf({ eventStreamUrl: 'nope' }, { ...URL_OPTIONS, eventStreamUrl: 'Event Stream URL' }).message).toBe(
+		expect(errorOf(() => checkUrlOptions({ eventStreamUrl: 'nope' }, { ...URL_OPTIONS, eventStreamUrl: 'Event Stream URL' })).message).toBe(
 			'Event Stream URL is not an absolute http(s) URL: "nope"',
 		);
 	});

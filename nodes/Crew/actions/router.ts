@@ -14,8 +14,7 @@ import * as waitByCallback from './crewWait/waitByCallback';
 import type { ItemOutcome, OperationTools } from './itemResults/operationTools';
 import { errorOutputItem } from './itemResults/outputItems';
 import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './itemResults/toolAnswer';
-
-export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'stop' | 'answerFeedback' | 'sendMessage';
+import type { CrewOperation } from './node.type';
 
 type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
 

@@ -1,5 +1,5 @@
 import { readServiceMessage } from './serviceMessage';
-import type { CrewAnswer } from './index';
+import type { CrewAnswer } from './answers';
 
 /**
  * The two spellings of the status path. The vendor's API reference documents

@@ -2,8 +2,8 @@ import type { CrewService } from '..';
 import { call, kickoff as kickoffWith } from './client';
 import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
-// The live dialect answers as the field notes' section "What the live service
-// answered" says; these tests pin it, since the node's live tests trust it.
+// The live dialect answers as the "Live" facts of docs/service-api.md
+// say; these tests pin it, since the node's live tests trust it.
 
 const start = closedAfterEach();
 

@@ -3,8 +3,8 @@ import { call, kickoff as kickoffWith } from './client';
 import { closedAfterEach, fakeClock } from './crewServiceTesting';
 import { useReceivers } from './receivers';
 
-// The reference service's live dialect for human input (field notes, "What the live
-// service answered"): the top-level humanInputWebhookUrl called with no Authorization
+// The reference service's live dialect for human input (docs/service-api.md, the "Live" facts):
+// the top-level humanInputWebhookUrl called with no Authorization
 // and a UUID task_id, and POST /resume taking executionId/taskId and answering a NEW
 // kickoff id. The documented dialect's /resume is pinned in webhooks.test.ts.
 

@@ -35,14 +35,27 @@ const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'er
 const SERVICE_BASE = Object.fromEntries(Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)));
 
 /** Every suite module, in file-name order; each checked against the contract. */
-function loadSuites(dir = SUITES_DIR) {
+/**
+ * The suites, in file-name order; with `only`, just those (their files alone are loaded, so
+ * `--only queue` needs none of the modules another suite requires, such as the MCP SDK).
+ */
+function loadSuites(dir = SUITES_DIR, only = undefined) {
 	return fs
 		.readdirSync(dir)
-		.filter((f) => f.endsWith('.js'))
+		.filter((f) => f.endsWith('.js') && (!only || only.includes(f.slice(0, -3))))
 		.sort()
 		.map((f) => {
-			const suite = require(path.join(dir, f));
 			const where = `suites/${f}`;
+			let suite;
+			try {
+				suite = require(path.join(dir, f));
+			} catch (err) {
+				// A package of the e2e folder's own package.json, not installed: say how to install it.
+				if (err.code === 'MODULE_NOT_FOUND' && !/^[./]/.test(String(err.message).split("'")[1] ?? '')) {
+					err.message = `${where}: ${err.message.split('\n')[0]}; install the e2e folder's packages: npm ci --prefix test/e2e --no-audit --no-fund`;
+				}
+				throw err;
+			}
 			assert.equal(suite.name, f.slice(0, -3), `${where}: name must be the file name`);
 			assert.ok(typeof suite.title === 'string' && suite.title, `${where}: title`);
 			assert.ok(Array.isArray(suite.majors) && suite.majors.every((m) => ['1', '2'].includes(m)), `${where}: majors ['1', '2']`);
@@ -284,7 +297,7 @@ async function runAll(opts, { pack }) {
 	const t0 = Date.now();
 	const results = createResults();
 	const root = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'n8n-crewai-e2e-'));
-	const all = loadSuites().filter((s) => !opts.only || opts.only.includes(s.name));
+	const all = loadSuites(SUITES_DIR, opts.only);
 	if (opts.only) for (const name of opts.only) if (!all.some((s) => s.name === name)) throw new Error(`--only: no suite "${name}" (see --list)`);
 	try {
 		let packed;

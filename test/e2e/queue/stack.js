@@ -6,7 +6,7 @@
 // installs a community package) and its own task-broker port. Every process is started by
 // lib/procs.js as its own process-group leader and stopped by its pid.
 //
-// See shared/design/queue-mode.md for the recipe this follows.
+// The recipe: n8n's queue mode as test/e2e/queue/README.md describes it.
 
 const fs = require('node:fs');
 const net = require('node:net');

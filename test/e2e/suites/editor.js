@@ -61,7 +61,7 @@ async function run(t) {
 			await shot(page, 'canvas');
 		});
 
-		await check('the node panel renders its parameters and lists the four operations', async () => {
+		await check('the node panel renders its parameters and its Operation list has Get Inputs, Get Status, Kickoff and Kickoff and Wait', async () => {
 			await node().dblclick();
 			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'visible' });
 			for (const p of ['operation', 'inputsMode']) {

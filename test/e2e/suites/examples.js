@@ -7,7 +7,7 @@
 // a Chat Trigger, a Crew Trigger or an MCP Server Trigger. Each check reads how the
 // run ended (the crew's result, each item's state) from the stored execution or the caller's answer.
 //
-// Then the panel texts issue 34 asks for: the Crew tool's fields the model fills describe
+// Then the panel texts: the Crew tool's fields the model fills describe
 // themselves without escape marks, and a Kickoff and Wait panel that waits by polling, with no
 // callback option, does not ask for a Crew Callback API credential (or says when it is needed).
 //

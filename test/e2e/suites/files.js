@@ -1,5 +1,5 @@
 'use strict';
-// Files into crews and flows (issue 33) in a real n8n: a 2 MB PDF read by n8n's own Read/Write
+// Files into crews and flows in a real n8n: a 2 MB PDF read by n8n's own Read/Write
 // Files from Disk node reaches the reference service byte for byte (sha256) with its name and
 // type, With the Kickoff (multipart), Upload First and as a File URL; a batch of 3 files on 3
 // items, each crew getting its own; an item without the binary property (its error, the others

@@ -443,7 +443,7 @@ async function run(t) {
 		t.say(`  the webhook call returned ${ended.afterStopMs} ms after the stop: ${ended.answer.status} ${ended.answer.text.slice(0, 100)}`);
 	});
 
-	// 3b. Stop from main with Stop Crews When the Execution Is Stopped: the worker's node stops the crews (issue 32).
+	// 3b. Stop from main with Stop Crews When the Execution Is Stopped: the worker's node stops the crews.
 	await t.check('stopping an execution waiting on 3 crews from main: the worker\'s node stops all 3 crews, exactly one stop each', async () => {
 		const tags = ['cancel-0', 'cancel-1', 'cancel-2'].map((tag) => `${tag}-${rand()}`);
 		const pending = call(tags.map((tag) => crewSpec(tag, { outcome: 'never' })), { pollInterval: 60, timeout: 120, stopCrewsOnCancel: true }, 90000);

@@ -1,5 +1,5 @@
 'use strict';
-// Stopping crews in a real n8n (issue 32): Crew → Stop, a stopped run read back, Kickoff and
+// Stopping crews in a real n8n: Crew → Stop, a stopped run read back, Kickoff and
 // Wait's On Timeout: Stop Crews Still Running, and an execution waiting on 3 crews cancelled
 // through n8n's REST API as the editor's Stop button does (POST /rest/executions/:id/stop,
 // the same route in 1.x and 2.x). Every Crew node at version 1.3.
