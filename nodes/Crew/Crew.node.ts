@@ -40,9 +40,9 @@ export class Crew implements INodeType {
 		waitingNodeTooltip: '=Waiting for the crew to call back',
 		credentials: [
 			// One credential, the deployment's: its Bearer Token for every request, and the optional
-			// callback secrets Kickoff's Event Stream, Human Input Webhook and legacy webhook options and
-			// Wait By: Callback give the service. A feedback answer goes to the request's own URL, with
-			// no Crew API token.
+			// callback secrets that Kickoff's Event Stream, Human Input Webhook and legacy webhook options
+			// give the service (Wait By: Callback makes a token of its own per crew). A feedback answer
+			// goes to the request's own URL, with no Crew API token.
 			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
 		],
 		properties: [
