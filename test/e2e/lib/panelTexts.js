@@ -52,10 +52,11 @@ const WHEN_NEEDED = /\b(only|needed|required|when|if)\b/i;
  * for <the credential's name>", or any other text naming it), and a hint that says when it is
  * needed: in that label or in any other text of the panel naming it.
  */
-async function callbackCredentialShown(page) {
+async function callbackCredentialShown(page, drawnParameter = 'operation') {
 	const params = page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]').first();
 	await params.waitFor({ state: 'visible' });
-	await params.locator('[data-test-id="parameter-input-operation"]').first().waitFor({ state: 'visible' });
+	// A parameter the node always shows, drawn: the panel's texts are there (the Crew Trigger has no Operation).
+	await params.locator(`[data-test-id="parameter-input-${drawnParameter}"]`).first().waitFor({ state: 'visible' });
 	// Each visible element whose own text names the Crew Callback API, with its parent's whole text
 	// (the label "Credential for …" may be split over several text nodes).
 	const texts = await params.evaluate((root) => {

@@ -370,9 +370,9 @@ module.exports = {
 		});
 
 		/** The open panel shows one credential row, `name` chosen in it, and nothing naming a Crew Callback API. */
-		async function oneCredentialRow(name, what) {
+		async function oneCredentialRow(name, what, drawnParameter) {
 			const rows = await credentialRows(page);
-			const callback = await callbackCredentialShown(page);
+			const callback = await callbackCredentialShown(page, drawnParameter);
 			t.say(`${what}: ${JSON.stringify(rows)}`);
 			assert.equal(rows.length, 1, `${what} shows ${rows.length} credential rows: ${JSON.stringify(rows)}`);
 			assert.ok(rows[0].chosen.includes(name), `${what}: the row shows ${JSON.stringify(rows[0])}, not ${name}`);
@@ -402,7 +402,7 @@ module.exports = {
 			await editor.closePanel(page);
 			const trigger = await openPanel('crew-trigger.json', 'Crew Trigger', {}, withCallbacks);
 			assert.equal(trigger.nodes.find((n) => n.name === 'Crew Trigger').credentials.crewApi.name, CALLBACK_CREDENTIAL.name);
-			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Crew Trigger\'s panel');
+			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Crew Trigger\'s panel', 'events');
 			await editor.closePanel(page);
 		});
 
