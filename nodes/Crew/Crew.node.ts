@@ -13,7 +13,6 @@ import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
 import * as waitByCallback from './actions/crewWait/waitByCallback';
-import { testCallbackCredential } from './methods/callbackCredentialTest';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacks/webhookRegistration';
 
@@ -23,7 +22,7 @@ export class Crew implements INodeType {
 		name: 'crew',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['transform'],
-		// 1.1: secrets come from the Crew Callback API credential; 1 keeps the Webhook Secret option of 0.1.0.
+		// 1.1: callback secrets come from the credential; 1 keeps the Webhook Secret option of 0.1.0.
 		// 1.2: Deployment Type defaults to Detect (1 and 1.1 keep Crew, what they were saved with).
 		// 1.3: Kickoff and Wait stops the crews it started when the execution is cancelled (earlier versions leave them running).
 		version: [1, 1.1, 1.2, 1.3],
@@ -40,20 +39,11 @@ export class Crew implements INodeType {
 		webhooks: [waitByCallback.callbackWebhook],
 		waitingNodeTooltip: '=Waiting for the crew to call back',
 		credentials: [
-			// A feedback answer goes to the request's own URL, with no Crew API token.
+			// One credential, the deployment's: its Bearer Token for every request, and the optional
+			// callback secrets that Kickoff's Event Stream, Human Input Webhook and legacy webhook options
+			// give the service (Wait By: Callback makes a token of its own per crew). A feedback answer
+			// goes to the request's own URL, with no Crew API token.
 			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
-			{
-				name: 'crewCallbackApi',
-				// Only Kickoff options use it (Event Stream URL, the Human Input Webhook URL and Auth, the
-				// Crew, Task and Step Webhook URLs), and n8n can show a credential only by rules that must
-				// all hold (no "this option or that one"), so the label says when it is needed, short
-				// enough for the panel's one line. n8n 1.x and 2.x both show a credential's displayName
-				// as its label, the tool's panel included.
-				displayName: 'Crew Callback API (Only for Event Stream or Webhook Options)',
-				required: false,
-				testedBy: 'testCallbackCredential',
-				displayOptions: { show: { operation: ['kickoff', 'kickoffAndWait'] } },
-			},
 		],
 		properties: [
 			{
@@ -88,7 +78,6 @@ export class Crew implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { testCallbackCredential },
 		resourceMapping: { getCrewInputs },
 	};
 

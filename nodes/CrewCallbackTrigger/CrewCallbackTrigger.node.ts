@@ -8,7 +8,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CALLBACK_CREDENTIAL_TYPE } from '../Crew/actions/crewStart/callbackSecrets';
+import { CREDENTIAL_TYPE } from '../Crew/transport';
 import { callbackSecretsOf } from '../callbacks/callbackBody';
 
 import { nothingToRegister } from '../callbacks/webhookRegistration';
@@ -49,21 +49,25 @@ const legacySecret: INodeProperties = {
 	typeOptions: { password: true },
 	default: '',
 	description:
-		'If set, only calls whose meta carries the same secret start the workflow; others are refused with 401. Set the same value in the Kickoff\'s Webhook Secret option. Newer versions of this node take it from a Crew Callback API credential instead.',
+		'If set, only calls whose meta carries the same secret start the workflow; others are refused with 401. Set the same value in the Kickoff\'s Webhook Secret option. Newer versions of this node take it from the Crew API credential\'s Legacy Webhook Secret instead.',
 	displayOptions: { show: { '@version': [1] } },
 };
 
+/**
+ * The callback secrets of the Crew API credential the trigger selects, none
+ * without one. Only these fields are read: the trigger sends no request, so it
+ * never uses the credential's Base URL or token (see the credentials comment below).
+ */
 async function readTriggerSecrets(context: IWebhookFunctions): Promise<TriggerSecrets> {
-	if (context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE] === undefined) return {};
-	return callbackSecretsOf(await context.getCredentials(CALLBACK_CREDENTIAL_TYPE));
+	if (context.getNode().credentials?.[CREDENTIAL_TYPE] === undefined) return {};
+	return callbackSecretsOf(await context.getCredentials(CREDENTIAL_TYPE));
 }
 
 /**
  * The Crew Trigger. Its type name is not "crewTrigger": n8n's nodes panel folds a
  * node X and a node XTrigger into one entry that shows only the trigger's
  * description, so the Crew node and this trigger would be listed as one entry
- * described as a trigger. 0.1.0's "crewTrigger" lives on, hidden, for the
- * workflows saved with it (../CrewTrigger/CrewTrigger.node.ts).
+ * described as a trigger.
  */
 export class CrewCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -71,7 +75,7 @@ export class CrewCallbackTrigger implements INodeType {
 		name: 'crewCallbackTrigger',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['trigger'],
-		// 1.1: secrets only from the Crew Callback API credential; 1 keeps the Webhook Secret parameter of 0.1.0.
+		// 1.1: secrets only from the credential; 1 keeps the Webhook Secret parameter of 0.1.0.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -79,7 +83,12 @@ export class CrewCallbackTrigger implements INodeType {
 		defaults: { name: 'Crew Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CALLBACK_CREDENTIAL_TYPE, required: false }],
+		// The deployment's Crew API credential, the one its Kickoff used, for the callback secrets it
+		// gave the service. Optional: the hosted service's human-input call and unchecked legacy calls
+		// need none. The trigger never reads a run's status with it: a legacy call carries the
+		// credential's Legacy Webhook Secret instead, and one trigger may receive the calls of several
+		// deployments whose Base URLs differ (docs/callbacks.md says how).
+		credentials: [{ name: 'crewApi', required: false }],
 		webhooks: [
 			{
 				name: 'default',

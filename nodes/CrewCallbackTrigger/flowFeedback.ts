@@ -38,7 +38,7 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: string };
  */
 export function verifyFeedbackSignature(args: { headers: Headers; rawBody: string; secret: string | undefined; nowMs: number }): SignatureCheck {
 	const secret = args.secret?.trim() ?? '';
-	if (secret === '') return { ok: false, reason: 'the Crew Trigger has no Flow Signing Secret in its Crew Callback API credential' };
+	if (secret === '') return { ok: false, reason: 'the Crew Trigger has no Flow Signing Secret in its Crew API credential' };
 	const signature = header(args.headers, SIGNATURE_HEADERS);
 	const timestamp = header(args.headers, TIMESTAMP_HEADERS);
 	if (signature === undefined || timestamp === undefined) return { ok: false, reason: 'no signature or timestamp header' };

@@ -6,7 +6,7 @@ import { requireHttpUrl } from '../records/urlOptions';
 import { isStreamEventGroup, NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS } from './streamEvents';
 
 /**
- * The callback secrets of a Crew Callback API credential. The same credential is
+ * The callback secrets of a Crew API credential. The same credential is
  * selected in the Crew node (which sends them to the service) and in the Crew
  * Trigger (which checks them), so the two always agree.
  */
@@ -20,7 +20,7 @@ export interface CallbackSecrets {
 	signingSecret?: string;
 }
 
-/** The secrets of a Crew Callback API credential's data, each a text or absent. */
+/** The callback secrets of a Crew API credential's data, each a text or absent (its Base URL and token are not among them). */
 export function callbackSecretsOf(data: IDataObject): CallbackSecrets {
 	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 	return {
@@ -85,8 +85,8 @@ function requireSecret(value: string | undefined, what: string): string {
 	const text = value?.trim() ?? '';
 	if (text === '') {
 		throw new InvalidParameterError(
-			`The Crew Callback API credential has no ${what}`,
-			`Select a Crew Callback API credential with a ${what}; the Crew Trigger that receives the calls must use the same credential.`,
+			`The Crew API credential has no ${what}`,
+			`Set the ${what} in the Crew API credential (its Callbacks section); the Crew Trigger that receives the calls selects the same credential.`,
 		);
 	}
 	return text;
@@ -104,7 +104,7 @@ export function eventStreamField(option: EventStreamOption, secrets: CallbackSec
 		events,
 		url,
 		realtime: option.realtime === true,
-		authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Bearer Token') },
+		authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Callback Bearer Token') },
 	};
 }
 
@@ -116,12 +116,12 @@ export function humanInputField(option: HumanInputOption, secrets: CallbackSecre
 			url,
 			authentication: {
 				strategy: 'basic',
-				username: requireSecret(secrets.basicUser, 'Basic Auth User'),
-				password: requireSecret(secrets.basicPassword, 'Basic Auth Password'),
+				username: requireSecret(secrets.basicUser, 'Human Input Basic Auth User'),
+				password: requireSecret(secrets.basicPassword, 'Human Input Basic Auth Password'),
 			},
 		};
 	}
-	return { url, authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Bearer Token') } };
+	return { url, authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Callback Bearer Token') } };
 }
 
 /** Whether the credential holds anything the documented human-input object could authenticate with. */
@@ -190,15 +190,6 @@ export function legacyWebhookSecret(options: KickoffOptions, secrets: CallbackSe
 	if (fromOption) return fromOption;
 	const hasLegacyUrls = Object.keys(webhookFields(options)).length > 0;
 	return hasLegacyUrls ? secrets.metaSecret?.trim() || undefined : undefined;
-}
-
-/**
- * True when the options need the credential's secrets: the event stream, and a
- * human-input webhook only when its auth was asked for (the live service calls
- * the URL without any; a selected credential is read anyway).
- */
-export function needsCallbackSecrets(options: CallbackOptions): boolean {
-	return options.eventStream !== undefined || options.humanInputWebhook?.authentication !== undefined;
 }
 
 /** The callback fields to add to a kickoff body: `webhooks` and the human-input fields, each only when asked for. */

@@ -24,7 +24,10 @@ const { prepare } = require('./lib/stack');
 const { freePort } = require('./lib/n8n');
 const { loadExample, exampleFiles } = require('./lib/fixtures');
 
-const CALLBACK_CREDENTIAL = { id: 'crewCallbackDev1', name: 'Crew callbacks (dev)' };
+// The deployment's Crew API credential with a Callback Bearer Token, used by every example, so the
+// kickoff's event stream and the Crew Trigger agree. Sorts before the organization credential,
+// which a new node gets (lib/stack.js).
+const CALLBACK_CREDENTIAL = { id: 'crewCallbackDev1', name: 'Crew (callbacks, dev)' };
 const TRIGGER_EXAMPLE = 'crew-trigger.json';
 const TRIGGER_URL_PLACEHOLDER = 'PASTE_THE_CREW_TRIGGER_PRODUCTION_URL_HERE';
 
@@ -33,10 +36,10 @@ const TRIGGER_URL_PLACEHOLDER = 'PASTE_THE_CREW_TRIGGER_PRODUCTION_URL_HERE';
  * the kickoff example wants it; the OpenAI credential left for the user to pick.
  */
 function examplesFor(baseUrl) {
-	const trigger = loadExample(TRIGGER_EXAMPLE, { credentials: { crewCallbackApi: CALLBACK_CREDENTIAL } });
+	const trigger = loadExample(TRIGGER_EXAMPLE, { credentials: { crewApi: CALLBACK_CREDENTIAL } });
 	const { webhookId } = trigger.nodes.find((n) => n.type === 'n8n-nodes-crewai.crewCallbackTrigger');
 	const how = {
-		credentials: { crewCallbackApi: CALLBACK_CREDENTIAL, openAiApi: null },
+		credentials: { crewApi: CALLBACK_CREDENTIAL, openAiApi: null },
 		text: { [TRIGGER_URL_PLACEHOLDER]: `${baseUrl}/webhook/${webhookId}/crew` },
 	};
 	return Object.fromEntries(exampleFiles().map((f) => [f.slice(0, -5), loadExample(f, how)]));
@@ -64,19 +67,21 @@ async function main() {
 
 	say(`Setting up n8n ${major}.x with n8n-nodes-crewai and a reference crew service...`);
 	const crewArgs = values.duration ? ['--duration', values.duration] : [];
+	const callbackToken = crypto.randomBytes(24).toString('hex');
 	const stack = await prepare({
 		major,
 		root,
 		crewArgs,
 		log: (m) => say(`  ${m}`),
+		moreCredentials: ({ crewUrl, tokens }) => [
+			{ ...CALLBACK_CREDENTIAL, type: 'crewApi', data: { baseUrl: crewUrl, token: tokens.organization, bearerToken: callbackToken } },
+		],
 		editWorkflows: (workflows) => {
 			for (const k of Object.keys(workflows)) delete workflows[k];
 			Object.assign(workflows, examplesFor(`http://127.0.0.1:${port}`));
 		},
 	});
 	const { n8n, crew, tokens, workflows } = stack;
-	const callbackToken = crypto.randomBytes(24).toString('hex');
-	await n8n.importCredentials([{ ...CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken: callbackToken } }]);
 	// The Crew Trigger's workflow active before start (2.x publishes, 1.x sets active), so the
 	// kickoff example's event stream reaches it.
 	const triggerId = workflows[TRIGGER_EXAMPLE.slice(0, -5)].id;
@@ -95,7 +100,7 @@ async function main() {
 	say(`  organization token  ${tokens.organization}`);
 	say(`  user token          ${tokens.user}`);
 	say('  credentials in n8n: "Crew (your organization token)", "Crew (user token)", "Crew (wrong token)"');
-	say(`  and "${CALLBACK_CREDENTIAL.name}" (Crew Callback API), bearer token ${callbackToken}`);
+	say(`  and "${CALLBACK_CREDENTIAL.name}" (organization token, Callback Bearer Token ${callbackToken}), used by the examples`);
 	say('  a kickoff may steer its run with options.meta = {"reference": {"durationMs": 5000, "outcome": "failure"}}');
 	say();
 	say('Examples (examples/; the agent\'s needs your own OpenAI credential):');

@@ -24,9 +24,8 @@ import type {
 } from 'n8n-workflow';
 
 import { CrewApi } from '../../credentials/CrewApi.credentials';
-import { CrewCallbackApi } from '../../credentials/CrewCallbackApi.credentials';
 
-/** The Crew Callback API credential's secrets, for the tests of the service's callback channels. */
+/** The Crew API credential's callback secrets, for the tests of the service's callback channels. */
 export interface CallbackCredentialFields {
 	bearerToken?: string;
 	basicUser?: string;
@@ -35,26 +34,15 @@ export interface CallbackCredentialFields {
 	signingSecret?: string;
 }
 
-/**
- * One test's credentials: the Crew API credential's fields and, when a test
- * gives any, the Crew Callback API credential's. Each type reads only its own
- * fields (getDecrypted keeps a type's properties), as two credentials would.
- */
+/** One test's Crew API credential: Base URL and token, and the callback secrets a test gives. */
 export interface Credentials extends CallbackCredentialFields {
 	baseUrl: string;
 	token: string;
 }
 
-const CALLBACK_FIELDS: Array<keyof CallbackCredentialFields> = ['bearerToken', 'basicUser', 'basicPassword', 'metaSecret', 'signingSecret'];
-
-/** Whether a test's credentials include a Crew Callback API credential. */
-export function hasCallbackCredential(credentials: Credentials): boolean {
-	return CALLBACK_FIELDS.some((field) => credentials[field] !== undefined);
-}
-
 export const CREDENTIAL_ID = 'crew-credential-id';
 
-export const credentialTypes: Record<string, ICredentialType> = { crewApi: new CrewApi(), crewCallbackApi: new CrewCallbackApi() };
+export const credentialTypes: Record<string, ICredentialType> = { crewApi: new CrewApi() };
 
 export class CrewCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: Credentials) {

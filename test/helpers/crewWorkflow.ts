@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePa
 import { isDeepStrictEqual } from 'util';
 
 import { Crew } from '../../nodes/Crew/Crew.node';
-import { CREDENTIAL_ID, credentialTypes, hasCallbackCredential } from './crewCredentialsHelper';
+import { CREDENTIAL_ID, credentialTypes } from './crewCredentialsHelper';
 import type { Credentials } from './crewCredentialsHelper';
 import { loadOptionsContext, manualTrigger, NodeTypes, runWorkflow } from './n8nEngine';
 import type { RunRecord, StreamingSetup, WorkflowSpec } from './n8nEngine';
@@ -110,7 +110,7 @@ function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | '
 		typeVersion: options.typeVersion ?? 1,
 		position: [220, 0],
 		parameters,
-		credentials: hasCallbackCredential(options.credentials) ? { crewApi: credential, crewCallbackApi: credential } : { crewApi: credential },
+		credentials: { crewApi: credential },
 		onError: options.onError ?? (options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow'),
 		...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0 } : {}),
 	};

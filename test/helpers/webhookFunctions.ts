@@ -7,7 +7,7 @@ export interface TriggerRequest {
 	headers?: Record<string, string>;
 	/** The bytes received; default the body as JSON. */
 	rawBody?: string;
-	/** The Crew Callback API credential selected in the trigger; none when absent. */
+	/** The Crew API credential selected in the trigger (its callback secrets); none when absent. */
 	credentials?: IDataObject;
 	typeVersion?: number;
 }
@@ -23,10 +23,10 @@ export async function callCrewTrigger(body: unknown, parameters: { events?: stri
 		getNode: () => ({
 			name: 'Crew Trigger',
 			typeVersion: request.typeVersion ?? 1.1,
-			credentials: request.credentials ? { crewCallbackApi: { id: '2', name: 'Crew callback' } } : {},
+			credentials: request.credentials ? { crewApi: { id: '2', name: 'Crew account' } } : {},
 		}),
 		getCredentials: async (type: string) => {
-			if (type !== 'crewCallbackApi' || !request.credentials) throw new Error(`Node does not have any credentials set for "${type}"`);
+			if (type !== 'crewApi' || !request.credentials) throw new Error(`Node does not have any credentials set for "${type}"`);
 			return { ...request.credentials };
 		},
 		getNodeParameter: (name: string, fallback?: unknown) => (parameters as IDataObject)[name] ?? fallback,

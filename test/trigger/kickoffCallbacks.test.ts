@@ -1,8 +1,7 @@
 /**
  * The Crew node asks the reference service for its callback channels: the
- * event stream and the human-input webhook, secrets from the Crew Callback API
- * credential. (The test harness hands every credential type the same object,
- * so the callback fields ride along with the Crew API ones.)
+ * event stream and the human-input webhook, secrets from the Crew API
+ * credential's Callbacks section.
  */
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';
@@ -43,12 +42,13 @@ describe('Kickoff with the service\'s callback channels', () => {
 		expect(crew.service.count('kickoff')).toBe(0);
 	});
 
-	it('gives an item error when the credential has no bearer token, or none is selected, and sends nothing', async () => {
+	it('gives an item error when the credential has no callback bearer token, or no callback secret at all, and sends nothing', async () => {
 		const basicOnly = { ...crew.credentials, basicUser: 'crewai', basicPassword: 'pw-DISTINCTIVE-17' };
 		const error = await runCrewNodeExpectingError(kickoff({ eventStreamUrl: 'http://127.0.0.1:9/x' }, basicOnly));
-		expect(error.message).toBe('The Crew Callback API credential has no Bearer Token');
+		expect(error.message).toBe('The Crew API credential has no Callback Bearer Token');
+		expect(error.description).toMatch(/Callbacks section/);
 		const none = await runCrewNodeExpectingError(kickoff({ eventStreamUrl: 'http://127.0.0.1:9/x' }, crew.credentials));
-		expect(none.message).toBe('No Crew Callback API credential is selected');
+		expect(none.message).toBe('The Crew API credential has no Callback Bearer Token');
 		expect(crew.service.count('kickoff')).toBe(0);
 	});
 

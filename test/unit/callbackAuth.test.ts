@@ -19,7 +19,7 @@ describe('sameSecret and checkAuthorization', () => {
 		}
 	});
 	it('refuses everything when the credential has no token', () => {
-		expect(checkAuthorization('Bearer anything', {})).toEqual({ ok: false, reason: expect.stringMatching(/no Crew Callback API credential/) });
+		expect(checkAuthorization('Bearer anything', {})).toEqual({ ok: false, reason: expect.stringMatching(/no Crew API credential with a Callback Bearer Token/) });
 		expect(checkAuthorization('Bearer ', { bearerToken: '' }).ok).toBe(false);
 	});
 });

@@ -1,18 +1,8 @@
-import { buildCallbackFields, expandEventTypes, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../../nodes/callbacks/callbackBody';
-import { InvalidParameterError } from '../../nodes/records/kickoffBody';
+import { buildCallbackFields, expandEventTypes, legacyWebhookSecret, readCallbackOptions } from '../../nodes/callbacks/callbackBody';
+import { errorOf } from '../helpers/invalidParameter';
 import { NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS, groupsOfEventType } from '../../nodes/callbacks/streamEvents';
 
 const secrets = { bearerToken: 'cb-token', basicUser: 'crewai', basicPassword: 'pw' };
-
-function errorOf(run: () => unknown): InvalidParameterError {
-	try {
-		run();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InvalidParameterError);
-		return error as InvalidParameterError;
-	}
-	throw new Error('expected an InvalidParameterError');
-}
 
 describe('expandEventTypes', () => {
 	it('expands groups to the published names, each once, then the additional names', () => {
@@ -67,19 +57,17 @@ describe('readCallbackOptions and buildCallbackFields', () => {
 			humanInputWebhook: { url: 'https://h.example/x', authentication: { strategy: 'basic', username: 'crewai', password: 'pw' } },
 		});
 	});
-	it('without a credential (or one with only a signing secret), only the top-level string: the live service calls it without auth', () => {
+	it('without callback secrets (or only a signing secret), only the top-level string: the live service calls it without auth', () => {
 		const options = readCallbackOptions({ humanInputWebhookUrl: ' https://h.example/x ' });
-		expect(needsCallbackSecrets(options)).toBe(false);
 		expect(buildCallbackFields(options, {})).toEqual({ humanInputWebhookUrl: 'https://h.example/x' });
 		expect(buildCallbackFields(options, { signingSecret: 'whsec_x', bearerToken: ' ' })).toEqual({ humanInputWebhookUrl: 'https://h.example/x' });
-		// Auth asked for explicitly still needs the credential.
+		// Auth asked for explicitly still needs the credential's secret.
 		const withAuth = readCallbackOptions({ humanInputWebhookUrl: 'https://h.example/x', humanInputWebhookAuth: 'bearer' });
-		expect(needsCallbackSecrets(withAuth)).toBe(true);
-		expect(errorOf(() => buildCallbackFields(withAuth, {})).message).toBe('The Crew Callback API credential has no Bearer Token');
+		expect(errorOf(() => buildCallbackFields(withAuth, {})).message).toBe('The Crew API credential has no Callback Bearer Token');
 	});
 	it('refuses a channel without its secret, options without a URL, a bad URL and an empty event list', () => {
-		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'https://x.example/' }), {})).message).toBe('The Crew Callback API credential has no Bearer Token');
-		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ humanInputWebhookUrl: 'https://x.example/', humanInputWebhookAuth: 'basic' }), { bearerToken: 't' })).message).toMatch(/no Basic Auth User/);
+		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'https://x.example/' }), {})).message).toBe('The Crew API credential has no Callback Bearer Token');
+		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ humanInputWebhookUrl: 'https://x.example/', humanInputWebhookAuth: 'basic' }), { bearerToken: 't' })).message).toMatch(/no Human Input Basic Auth User/);
 		expect(errorOf(() => readCallbackOptions({ eventStreamEvents: ['task'] })).message).toBe('Event Stream URL is empty');
 		expect(errorOf(() => readCallbackOptions({ humanInputWebhookAuth: 'basic' })).message).toBe('Human Input Webhook URL is empty');
 		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'webhook/x' }), secrets)).message).toMatch(/^Event Stream URL is not/);

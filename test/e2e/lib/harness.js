@@ -135,13 +135,15 @@ function createLane({ major, suites, root, packed, opts }) {
 			packed,
 			withPackage: !opts.withoutPackage,
 			log: (m) => say(`  [n8n ${lane.version}] ${m}`),
+			// A suite's Crew API credentials (e.g. with callback secrets) go in before the organization
+			// credential, which new nodes in the editor must keep getting.
+			moreCredentials: ({ crewUrl, tokens }) => shared.flatMap((suite) => (suite.credentials ? suite.credentials({ major, model, baseUrl, tokens, crewUrl }) : [])),
 			editWorkflows: (workflows) => {
 				for (const k of Object.keys(workflows)) delete workflows[k];
 				Object.assign(workflows, ...Object.values(byKey).map((w) => Object.fromEntries(Object.values(w).map((wf) => [wf.id, wf]))));
 			},
 		});
 		const credentials = model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : [];
-		for (const suite of shared) if (suite.credentials) credentials.push(...suite.credentials({ major, model, baseUrl, tokens: stack.tokens }));
 		if (credentials.length) await stack.n8n.importCredentials(credentials);
 		// n8n 2.x lets Read/Write Files from Disk read only under N8N_RESTRICT_FILE_ACCESS_TO (default
 		// ~/.n8n-files, outside the run's folder): a folder of the run's own, where a suite writes the

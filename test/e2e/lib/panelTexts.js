@@ -1,7 +1,8 @@
 'use strict';
 /* global document, NodeFilter -- in page.evaluate: run in the browser */
 // What a node's panel shows a person, read in the editor (n8n 1.123 and 2.41): the descriptions of
-// the fields an AI model fills, and whether a Crew Callback API credential selector is shown.
+// the fields an AI model fills, whether a Crew Callback API credential selector is shown, and the
+// credential rows a panel shows.
 
 /** A JavaScript string literal's text ('…', "…" or `…` without ${}), its escapes undone. */
 function unquote(body) {
@@ -51,10 +52,11 @@ const WHEN_NEEDED = /\b(only|needed|required|when|if)\b/i;
  * for <the credential's name>", or any other text naming it), and a hint that says when it is
  * needed: in that label or in any other text of the panel naming it.
  */
-async function callbackCredentialShown(page) {
+async function callbackCredentialShown(page, drawnParameter = 'operation') {
 	const params = page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]').first();
 	await params.waitFor({ state: 'visible' });
-	await params.locator('[data-test-id="parameter-input-operation"]').first().waitFor({ state: 'visible' });
+	// A parameter the node always shows, drawn: the panel's texts are there (the Crew Trigger has no Operation).
+	await params.locator(`[data-test-id="parameter-input-${drawnParameter}"]`).first().waitFor({ state: 'visible' });
 	// Each visible element whose own text names the Crew Callback API, with its parent's whole text
 	// (the label "Credential for …" may be split over several text nodes).
 	const texts = await params.evaluate((root) => {
@@ -73,4 +75,24 @@ async function callbackCredentialShown(page) {
 	return { selector: texts.length > 0, label, hint, texts };
 }
 
-module.exports = { fromAiDescriptions, modelFieldDescriptions, callbackCredentialShown, unquote };
+/**
+ * The credential rows the open panel shows: n8n draws one selector per credential the node shows
+ * (data-test-id node-credentials-select), each under its label. Returns the visible selectors'
+ * count, each row's text (its label and the credential chosen) and the credential names chosen.
+ */
+async function credentialRows(page) {
+	const ndv = page.locator('[data-test-id="ndv"]').first();
+	await ndv.locator('[data-test-id="node-parameters"]').first().waitFor({ state: 'visible' });
+	const selects = ndv.locator('[data-test-id="node-credentials-select"]');
+	// The selectors come with the parameters, not always in the same frame (seen on 1.123).
+	await selects.first().waitFor({ state: 'visible', timeout: 10000 }).catch(() => {});
+	return selects.evaluateAll((nodes) => nodes.filter((el) => el.offsetParent).map((el) => {
+		const row = el.closest('[data-test-id^="node-credentials"]:not([data-test-id="node-credentials-select"])') || el.parentElement.parentElement || el;
+		// The chosen credential's name: the select's own text (newer Element Plus) or its input's value.
+		const input = el.querySelector('input');
+		const chosen = (el.innerText || '').replace(/\s+/g, ' ').trim() || (input ? input.value || input.placeholder : '');
+		return { text: (row.innerText || '').replace(/\s+/g, ' ').trim(), chosen };
+	}));
+}
+
+module.exports = { fromAiDescriptions, modelFieldDescriptions, callbackCredentialShown, credentialRows, unquote };

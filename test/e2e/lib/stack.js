@@ -18,9 +18,11 @@ const { credentialsFor, loadWorkflows, CREDENTIALS } = require('./fixtures');
  * @param {boolean} [o.withPackage]   false: leave the package out (proves the tests need it)
  * @param {string[]} [o.crewArgs]     extra arguments for the crew service CLI
  * @param {(workflows:object)=>void} [o.editWorkflows]  changes the saved workflows before import
+ * @param {(service:{crewUrl:string,tokens:object})=>object[]} [o.moreCredentials]  more credentials
+ *   in n8n's import format, imported before the organization credential so it stays the newest
  * @param {(m:string)=>void} [o.log]
  */
-async function prepare({ major, root, packed, withPackage = true, crewArgs = [], editWorkflows, log = () => {} }) {
+async function prepare({ major, root, packed, withPackage = true, crewArgs = [], editWorkflows, moreCredentials, log = () => {} }) {
 	const n8n = await N8n.create(major, path.join(root, `n8n-${major}`), { log });
 	let installedAt = null;
 	if (withPackage) {
@@ -43,7 +45,8 @@ async function prepare({ major, root, packed, withPackage = true, crewArgs = [],
 		registerSecret('crew wrong', tokens.wrong);
 		const credentials = credentialsFor(crew.url, tokens);
 		const isOrganization = (c) => c.id === CREDENTIALS.organization.id;
-		await n8n.importCredentials(credentials.filter((c) => !isOrganization(c)));
+		const more = moreCredentials ? moreCredentials({ crewUrl: crew.url, tokens }) : [];
+		await n8n.importCredentials([...credentials.filter((c) => !isOrganization(c)), ...more]);
 		await n8n.importCredentials(credentials.filter(isOrganization));
 		const workflows = loadWorkflows();
 		if (editWorkflows) editWorkflows(workflows);

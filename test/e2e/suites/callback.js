@@ -7,18 +7,19 @@
 //
 // Screenshots of the editor in test/e2e/screenshots/ (git-ignored).
 //
-// Per major, on the shared n8n (the Crew Callback API credentials imported with it), the
+// Per major, on the shared n8n (the callback suite's Crew API credentials imported with it), the
 // workflows of workflows/callback/:
-//   trigger.json               Crew Trigger of 0.1.0's type n8n-nodes-crewai.crewTrigger (events:
+//   trigger.json               Crew Trigger, node version 1 (its Webhook Secret parameter) (events:
 //                              crew, secret e2e-secret) → No-op; published over REST
 //   kickoff.json               Manual trigger → Crew Kickoff with the trigger's production URL as
 //                              Crew Webhook URL and Webhook Secret e2e-secret
 //   kickoff-wrong-secret.json  the same with another secret
-//   (those three are as saved by 0.1.0, type and node version 1: they prove 0.1.0 workflows still work)
+//   (those three at node version 1: the Webhook Secret parameter and option still agree)
 //   examples/crew-trigger.json Crew Trigger 1.1, type crewCallbackTrigger as the editor adds it now
-//                              (events: runFinished, Crew Callback API credential) → No-op
+//                              (events: runFinished, the deployment's Crew API credential with its
+//                              Callback Bearer Token) → No-op
 //   examples/crew-trigger-kickoff.json  Kickoff 1.1 with Event Stream URL = that trigger's URL, same credential
-//   stream-kickoff-wrong-token.json  the same with a credential holding another bearer token
+//   stream-kickoff-wrong-token.json  the same with a Crew API credential holding another callback bearer token
 //   hitl-trigger.json          Crew Trigger 1.1 (events: humanInput) → Crew Resume (approve) of its kickoff
 //   hitl-kickoff.json          Kickoff 1.1 with Human Input Webhook URL = that trigger's URL, a crew
 //                              that pauses at analysis_task (meta.reference)
@@ -48,10 +49,13 @@ const { runWhen, productionUrl, answeredDelivery, newFinishedExecutions, theNewE
 const CALLBACK_DIR = path.join(WORKFLOWS_DIR, 'callback');
 const SHOTS = path.join(__dirname, '..', 'screenshots');
 const URL_PLACEHOLDER = '__CREW_TRIGGER_URL__';
-// The version 1.1 triggers (Crew Callback API credential), by placeholder in the kickoff workflows.
+// The version 1.1 triggers (callback secrets from the Crew API credential), by placeholder in the kickoff workflows.
 const V11_TRIGGERS = { '__STREAM_TRIGGER_URL__': 'stream-trigger', '__HITL_TRIGGER_URL__': 'hitl-trigger', '__FEEDBACK_TRIGGER_URL__': 'feedback-trigger' };
-const CALLBACK_CREDENTIAL = { id: 'crewCallback0001', name: 'Crew callback (e2e)' };
-const WRONG_CALLBACK_CREDENTIAL = { id: 'crewCallbackBad1', name: 'Crew callback (wrong token)' };
+// Crew API credentials of the reference deployment with callback secrets: one for the kickoffs and
+// the triggers alike (each secret set once), one whose callback bearer token the triggers do not
+// know. Named to sort before the organization credential, which new nodes get (lib/stack.js).
+const CALLBACK_CREDENTIAL = { id: 'crewCallback0001', name: 'Crew (callbacks, e2e)' };
+const WRONG_CALLBACK_CREDENTIAL = { id: 'crewCallbackBad1', name: 'Crew (callbacks, wrong token)' };
 const SECRET = 'e2e-secret';
 const TOPIC = 'callbacks';
 const TRIGGER_NODE = 'Crew Trigger';
@@ -76,7 +80,7 @@ function loadCallbackWorkflows(urls = {}) {
 		for (const [placeholder, url] of Object.entries(urls)) text = text.split(placeholder).join(url);
 		out[f.slice(0, -5)] = JSON.parse(text);
 	}
-	const credentials = { crewCallbackApi: CALLBACK_CREDENTIAL };
+	const credentials = { crewApi: CALLBACK_CREDENTIAL };
 	out['stream-trigger'] = loadExample('crew-trigger.json', { id: 'e2eCbStreamTrig1', credentials });
 	// The examples suite publishes the example as a user imports it, on the same n8n: this copy
 	// listens under a webhookId of its own, or the second trigger to go live would clash.
@@ -90,7 +94,7 @@ function loadCallbackWorkflows(urls = {}) {
 	return out;
 }
 
-// The Crew Callback API credentials' secrets, made once per run; the closing check looks for them too.
+// The callback secrets of those credentials, made once per run; the closing check looks for them too.
 const CALLBACK_TOKENS = {
 	callback: `cb-tok-e2e-${crypto.randomBytes(16).toString('hex')}`,
 	wrongCallback: `cb-tok-wrong-${crypto.randomBytes(16).toString('hex')}`,
@@ -99,17 +103,18 @@ const CALLBACK_TOKENS = {
 };
 for (const [kind, value] of Object.entries(CALLBACK_TOKENS)) registerSecret(kind, value);
 
-/** The Crew Callback API credentials of the 1.1 workflows, in n8n's import format. */
-function callbackCredentials(tokens) {
+/** The Crew API credentials of the 1.1 workflows, in n8n's import format: the deployment's Base URL and token, and callback secrets. */
+function callbackCredentials(tokens, crewUrl, crewTokens) {
+	const deployment = { baseUrl: crewUrl, token: crewTokens.organization };
 	return [
-		{ ...CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken: tokens.callback, signingSecret: tokens.signingSecret } },
-		{ ...WRONG_CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken: tokens.wrongCallback } },
+		{ ...CALLBACK_CREDENTIAL, type: 'crewApi', data: { ...deployment, bearerToken: tokens.callback, signingSecret: tokens.signingSecret } },
+		{ ...WRONG_CALLBACK_CREDENTIAL, type: 'crewApi', data: { ...deployment, bearerToken: tokens.wrongCallback } },
 	];
 }
 
 /**
  * The callback round trip on the shared n8n. The trigger workflows are published over REST;
- * the 0.1.0 kickoff runs headless with `n8n execute` (a 0.1.0 workflow runs from the CLI), the
+ * the version 1 kickoff runs headless with `n8n execute` (a workflow runs from the CLI too), the
  * others over REST.
  */
 async function run(t) {
@@ -118,7 +123,7 @@ async function run(t) {
 	const ctx = { known: new Set(), baseUrl: t.baseUrl, tokens: CALLBACK_TOKENS, ...triggerUrls(t.baseUrl) };
 	const kick = (workflow, onStarted) => kickoffVia(n8n, crew, workflow, onStarted, (wf) => t.run(wf.id));
 	let context;
-	const ready = await check('a 0.1.0 Crew Trigger workflow (type crewTrigger) and the 1.1 triggers published on the shared n8n; the owner signed in over REST', async () => {
+	const ready = await check('a version 1 Crew Trigger workflow (Webhook Secret parameter) and the 1.1 triggers published on the shared n8n; the owner signed in over REST', async () => {
 		if (t.opts.withoutPackage) say('  --without-package: n8n-nodes-crewai is NOT installed; the checks should fail');
 		for (const name of ['trigger', ...Object.values(V11_TRIGGERS)]) await t.publish(name);
 		assert.ok(rest.cookie, 'signed in');
@@ -218,8 +223,8 @@ async function run(t) {
 }
 
 /**
- * The service's own channels with node version 1.1: an event stream with the Crew Callback API
- * credential's bearer token, a wrong token, and a human-input round trip that ends with the trigger
+ * The service's own channels with node version 1.1: an event stream with the Crew API
+ * credential's callback bearer token, a wrong token, and a human-input round trip that ends with the trigger
  * workflow's Resume completing the crew; then no callback token anywhere n8n wrote.
  */
 async function streamAndHumanInputChecks({ check, n8n, crew, workflows, rest, ctx, kick }) {
@@ -371,5 +376,5 @@ module.exports = {
 	name: 'callback', title: 'Kickoff with a Crew Webhook URL and the Crew Trigger: the callback round trip',
 	majors: ['1', '2'], needs: { server: true, browser: true }, run,
 	workflows: (fixtures, { baseUrl }) => loadCallbackWorkflows(triggerUrls(baseUrl).urls),
-	credentials: () => callbackCredentials(CALLBACK_TOKENS),
+	credentials: ({ crewUrl, tokens }) => callbackCredentials(CALLBACK_TOKENS, crewUrl, tokens),
 };

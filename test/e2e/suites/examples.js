@@ -7,9 +7,10 @@
 // a Chat Trigger, a Crew Trigger or an MCP Server Trigger. Each check reads how the
 // run ended (the crew's result, each item's state) from the stored execution or the caller's answer.
 //
-// Then the panel texts: the Crew tool's fields the model fills describe
-// themselves without escape marks, and a Kickoff and Wait panel that waits by polling, with no
-// callback option, does not ask for a Crew Callback API credential (or says when it is needed).
+// Then the panel texts: the Crew tool's fields the model fills describe themselves without escape
+// marks, and every Crew panel shows one credential row, the deployment's Crew API credential: a
+// Kickoff and Wait that waits by polling, and a Kickoff with an event stream, whose secret the same
+// credential holds (as the Crew Trigger's panel does).
 //
 // The only changes to an example before it is imported are the ones a test needs and a user would
 // make anyway: the reference crew's steering (options.meta), shorter waits, a Webhook or form
@@ -33,13 +34,15 @@ const { decodeExecutionData } = require('../lib/rest');
 const { until } = require('../lib/until');
 const { registerSecret } = require('../lib/tokens');
 const editor = require('../lib/editorImport');
-const { modelFieldDescriptions, fromAiDescriptions, callbackCredentialShown } = require('../lib/panelTexts');
+const { modelFieldDescriptions, fromAiDescriptions, callbackCredentialShown, credentialRows } = require('../lib/panelTexts');
 
 const UI_TIMEOUT = 45000;
 const RUN_TIMEOUT = 120000;
 const ORGANIZATION = 'Crew (your organization token)';
 const SCRIPTED_MODEL = 'Scripted model (OpenAI-compatible)';
-const CALLBACK_CREDENTIAL = 'Crew Callback API (examples)';
+// The deployment's Crew API credential with a Callback Bearer Token, for the Crew Trigger round
+// trip: the trigger and the kickoff both select it (imported with the shared n8n, module.exports.credentials).
+const CALLBACK_CREDENTIAL = { id: 'crewCallbackExam', name: 'Crew (callbacks, examples)' };
 const TRIGGER_URL_PLACEHOLDER = 'PASTE_THE_CREW_TRIGGER_PRODUCTION_URL_HERE';
 const ASKED = { topic: 'tides', audience: 'sailors', current_year: '2026' };
 // Short crews and waits: the guides' defaults are minutes.
@@ -55,11 +58,17 @@ const only = (list, what) => {
 /** { 'crew-in-a-workflow': true, ... }: the examples a case below covers, to catch a new one left out. */
 const COVERED = new Set();
 
+const CALLBACK_BEARER_TOKEN = `cb-tok-examples-${crypto.randomBytes(12).toString('hex')}`;
+registerSecret('examples callback bearer token', CALLBACK_BEARER_TOKEN);
+
 module.exports = {
 	name: 'examples',
 	title: 'Every example imported through the editor and run as its guide says; the panel texts',
 	majors: ['1', '2'],
 	needs: { server: true, browser: true, model: true },
+	credentials: ({ crewUrl, tokens }) => [
+		{ ...CALLBACK_CREDENTIAL, type: 'crewApi', data: { baseUrl: crewUrl, token: tokens.organization, bearerToken: CALLBACK_BEARER_TOKEN } },
+	],
 	async run(t) {
 		const url = t.n8n.server.url;
 		const page = await t.browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -88,18 +97,22 @@ module.exports = {
 			return runs[0].data.main[0] || [];
 		};
 
+		/** Each example's workflow id as this suite saved it, by file name. */
+		const imported = {};
+
 		/**
 		 * The example onto an empty canvas (`via` 'paste' or 'file'), saved, each credential the
 		 * editor left unchosen picked in its node's panel, saved again. Returns the saved workflow.
 		 */
 		async function importExample(file, { via = 'paste', how = {}, credentials = {} } = {}) {
 			COVERED.add(file);
-			const workflow = loadExample(file, { credentials: { crewApi: null, crewCallbackApi: null, openAiApi: null }, ...how });
+			const workflow = loadExample(file, { credentials: { crewApi: null, openAiApi: null }, ...how });
 			await editor.openEmptyCanvas(page, url);
 			if (via === 'file') await editor.importFromFile(page, workflow, path.join(t.root, 'downloads', file));
 			else await editor.pasteWorkflow(page, workflow);
 			const id = await editor.saveWorkflow(page, url, workflow);
-			const wanted = { crewApi: ORGANIZATION, crewCallbackApi: CALLBACK_CREDENTIAL, openAiApi: SCRIPTED_MODEL, ...credentials };
+			imported[file] = id;
+			const wanted = { crewApi: ORGANIZATION, openAiApi: SCRIPTED_MODEL, ...credentials };
 			const missing = await editor.nodesWithoutCredential(page, url, id, workflow, wanted);
 			for (const node of missing) {
 				const chosen = await editor.chooseCredentials(page, node.name, Object.fromEntries(node.types.map((type) => [type, wanted[type]])));
@@ -127,13 +140,6 @@ module.exports = {
 		// Set-up, not a check of its own, so that --grep can pick any case: a failure here ends the
 		// suite as "the suite ran to its end".
 		await signIn(page, url, OWNER);
-		// A Crew Callback API credential to choose, made as the credential dialog makes it
-		// (POST /rest/credentials); the dialog itself is firstSteps' subject.
-		if (!(await editor.restGet(page, url, 'credentials')).some((c) => c.name === CALLBACK_CREDENTIAL)) {
-			const bearerToken = `cb-tok-examples-${crypto.randomBytes(12).toString('hex')}`;
-			registerSecret('examples callback bearer token', bearerToken);
-			await t.rest.post('credentials', { name: CALLBACK_CREDENTIAL, type: 'crewCallbackApi', data: { bearerToken } });
-		}
 
 		await check('crew-in-a-workflow.json, pasted: "Execute workflow" runs the crew; its result shows in the node\'s output panel and the stored item is completed', async () => {
 			await t.resetService();
@@ -231,12 +237,12 @@ module.exports = {
 
 		await check('crew-trigger.json published and crew-trigger-kickoff.json run with its Production URL: the crew\'s finished event starts the Crew Trigger\'s workflow once', async () => {
 			await t.resetService();
-			const trigger = await importExample('crew-trigger.json');
+			const trigger = await importExample('crew-trigger.json', { credentials: { crewApi: CALLBACK_CREDENTIAL.name } });
 			await publish(trigger.id);
 			const node = trigger.nodes.find((n) => n.type === 'n8n-nodes-crewai.crewCallbackTrigger');
 			const productionUrl = `${url}/webhook/${node.webhookId}/crew`;
 			// The user pastes the trigger's Production URL into the kickoff example, as its guide says.
-			const kickoff = await importExample('crew-trigger-kickoff.json', { how: { text: { [TRIGGER_URL_PLACEHOLDER]: productionUrl }, set: { Kickoff: { 'options.meta': '{"reference": {"durationMs": 800}}' } } } });
+			const kickoff = await importExample('crew-trigger-kickoff.json', { how: { text: { [TRIGGER_URL_PLACEHOLDER]: productionUrl }, set: { Kickoff: { 'options.meta': '{"reference": {"durationMs": 800}}' } } }, credentials: { crewApi: CALLBACK_CREDENTIAL.name } });
 			await editor.executeWorkflow(page);
 			const started = await finishedRun(kickoff.id);
 			const [kicked] = itemsOf(started, 'Kickoff');
@@ -457,15 +463,17 @@ module.exports = {
 			t.assertNoToken(JSON.stringify(execution.data), 'the stored execution');
 		});
 
-		/** The example's saved workflow (imported by its case above, else now) open, with `node`'s panel. */
-		async function openPanel(file, node, how) {
-			const { name } = loadExample(file, { credentials: { crewApi: null, crewCallbackApi: null, openAiApi: null } });
-			let saved = (await editor.restGet(page, url, 'workflows')).find((w) => w.name === name);
-			if (!saved) saved = await importExample(file, { how });
-			await page.goto(`${url}/workflow/${saved.id}`);
+		/**
+		 * The example's saved workflow (imported by its case above, else now) open, with `node`'s panel.
+		 * By the id this suite saved it under: other suites on the shared n8n keep copies of some
+		 * examples under the same name (the callback suite's Crew Trigger round trip).
+		 */
+		async function openPanel(file, node, how, credentials) {
+			const id = imported[file] ?? (await importExample(file, { how, credentials })).id;
+			await page.goto(`${url}/workflow/${id}`);
 			await editor.nodeOnCanvas(page, node).first().dblclick();
 			await page.locator(editor.sel.ndv).first().waitFor({ state: 'visible' });
-			return editor.restGet(page, url, `workflows/${saved.id}`);
+			return editor.restGet(page, url, `workflows/${id}`);
 		}
 
 		await check('the Crew tool\'s panel: each field the model fills shows its description as the model gets it, with no escape marks (no "\\s")', async () => {
@@ -481,22 +489,40 @@ module.exports = {
 			t.say(`the tool's field descriptions: ${JSON.stringify(shown)}`);
 		});
 
-		await check('the Crew tool\'s Kickoff and Wait panel (Wait By: Polling) shows no Crew Callback API credential, or says when it is needed', async () => {
+		/** The open panel shows one credential row, `name` chosen in it, and nothing naming a Crew Callback API. */
+		async function oneCredentialRow(name, what, drawnParameter) {
+			const rows = await credentialRows(page);
+			const callback = await callbackCredentialShown(page, drawnParameter);
+			t.say(`${what}: ${JSON.stringify(rows)}`);
+			assert.equal(rows.length, 1, `${what} shows ${rows.length} credential rows: ${JSON.stringify(rows)}`);
+			assert.ok(rows[0].chosen.includes(name), `${what}: the row shows ${JSON.stringify(rows[0])}, not ${name}`);
+			assert.deepEqual(callback.texts, [], `${what} names a Crew Callback API`);
+		}
+
+		await check('the Crew tool\'s Kickoff and Wait panel (Wait By: Polling) shows one credential row, the Crew API credential', async () => {
 			if (!(await page.locator(editor.sel.ndv).first().isVisible())) await openPanel('agent-with-crew-tools.json', 'Research Crew');
-			const shown = await callbackCredentialShown(page);
-			assert.ok(!shown.selector || shown.hint, `the panel shows "${shown.label}" with no word on when it is needed (${JSON.stringify(shown)})`);
-			t.say(`the tool's panel: ${JSON.stringify(shown)}`);
+			await oneCredentialRow(ORGANIZATION, 'the tool\'s panel');
 			await editor.closePanel(page);
 		});
 
-		await check('crew-in-a-workflow.json\'s Kickoff and Wait panel (Wait By: Polling, no callback options) shows no Crew Callback API credential, or says when it is needed', async () => {
+		await check('crew-in-a-workflow.json\'s Kickoff and Wait panel (Wait By: Polling, no callback options) shows one credential row, the Crew API credential', async () => {
 			const wf = await openPanel('crew-in-a-workflow.json', 'Kickoff and Wait', { set: { 'Kickoff and Wait': QUICK } });
 			const { parameters } = wf.nodes.find((n) => n.name === 'Kickoff and Wait');
 			assert.ok([undefined, 'polling'].includes(parameters.waitBy), `the example waits by ${parameters.waitBy}`);
 			assert.deepEqual(Object.keys(parameters.options || {}).filter((o) => /eventStream|webhook|humanInput/i.test(o)), [], 'no callback option set');
-			const shown = await callbackCredentialShown(page);
-			assert.ok(!shown.selector || shown.hint, `the panel shows "${shown.label}" with no word on when it is needed (${JSON.stringify(shown)})`);
-			t.say(`Kickoff and Wait's panel: ${JSON.stringify(shown)}`);
+			await oneCredentialRow(ORGANIZATION, 'Kickoff and Wait\'s panel');
+			await editor.closePanel(page);
+		});
+
+		await check('crew-trigger-kickoff.json\'s Kickoff panel (Event Stream URL set) and crew-trigger.json\'s Crew Trigger panel each show one credential row, the same Crew API credential holding the callback bearer token', async () => {
+			const withCallbacks = { crewApi: CALLBACK_CREDENTIAL.name };
+			const kickoff = await openPanel('crew-trigger-kickoff.json', 'Kickoff', { text: { [TRIGGER_URL_PLACEHOLDER]: 'https://n8n.example.com/webhook/x/crew' } }, withCallbacks);
+			assert.ok(kickoff.nodes.find((n) => n.name === 'Kickoff').parameters.options.eventStreamUrl, 'the Kickoff streams its events');
+			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Kickoff\'s panel');
+			await editor.closePanel(page);
+			const trigger = await openPanel('crew-trigger.json', 'Crew Trigger', {}, withCallbacks);
+			assert.equal(trigger.nodes.find((n) => n.name === 'Crew Trigger').credentials.crewApi.name, CALLBACK_CREDENTIAL.name);
+			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Crew Trigger\'s panel', 'events');
 			await editor.closePanel(page);
 		});
 

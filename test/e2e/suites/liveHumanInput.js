@@ -7,11 +7,11 @@
 //   node test/e2e/run.js --only liveHumanInput [--n8n 2|1|all]
 //
 // Per major, on the shared n8n, workflows/live-human-input/:
-//   trigger.json  Crew Trigger 1.1 (events: humanInput) with NO Crew Callback API credential →
+//   trigger.json  Crew Trigger 1.1 (events: humanInput) with NO Crew API credential →
 //                 Crew Resume (approve, Wait for the Resumed Run), its Kickoff ID and Task ID left
 //                 at their defaults, which read the trigger's item; published (2.x) / active (1.x)
 //   kickoff.json  Kickoff 1.1 with Human Input Webhook URL = that trigger's production URL and no
-//                 callback credential, a crew that pauses at analysis_task (meta.reference)
+//                 callback secret in its Crew API credential, a crew that pauses at analysis_task (meta.reference)
 // and the checks: the kickoff sends the top-level humanInputWebhookUrl and no humanInputWebhook
 // object; the service's call (no auth) is answered 200; n8n ran the trigger workflow once, its
 // item {kickoff_id, task_id (a UUID), task_output, authenticated: false}; Resume sent executionId

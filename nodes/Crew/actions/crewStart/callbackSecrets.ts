@@ -1,27 +1,15 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { callbackSecretsOf } from '../../../callbacks/callbackBody';
 import type { CallbackSecrets } from '../../../callbacks/callbackBody';
-
-export const CALLBACK_CREDENTIAL_TYPE = 'crewCallbackApi';
+import { CREDENTIAL_TYPE } from '../../transport';
 
 /**
- * The Crew Callback API credential's secrets. `required`: a channel was asked
- * for, so a missing credential is the item's error. Otherwise it is read only
- * when one is selected, for the legacy URLs' meta secret.
+ * The callback secrets of the Crew API credential, the one a kickoff is sent
+ * with: the Crew Trigger that receives the calls selects the same credential,
+ * so the two always agree. Each is absent when left empty; an option that needs
+ * one says so when the kickoff body is built (callbackBody.ts).
  */
-export async function readCallbackSecrets(context: IExecuteFunctions, itemIndex: number, required: boolean): Promise<CallbackSecrets> {
-	if (!required && context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE] === undefined) return {};
-	let data;
-	try {
-		data = await context.getCredentials(CALLBACK_CREDENTIAL_TYPE, itemIndex);
-	} catch {
-		throw new NodeOperationError(context.getNode(), 'No Crew Callback API credential is selected', {
-			itemIndex,
-			description:
-				'Event Stream (and Human Input Webhook Auth, when set) need one: create a Crew Callback API credential with a Bearer Token, select it here and in the Crew Trigger that receives the calls.',
-		});
-	}
-	return callbackSecretsOf(data);
+export async function readCallbackSecrets(context: IExecuteFunctions, itemIndex: number): Promise<CallbackSecrets> {
+	return callbackSecretsOf(await context.getCredentials(CREDENTIAL_TYPE, itemIndex));
 }

@@ -16,7 +16,7 @@ const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string
 
 /**
  * Kickoff options for the service's own callback channels. Their secrets come
- * from the Crew Callback API credential, never from a parameter.
+ * from the Crew API credential's Callbacks section, never from a parameter.
  */
 export const callbackOptions: INodeProperties[] = [
 	{
@@ -26,7 +26,7 @@ export const callbackOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
 		description:
-			'Requests the service\'s event stream to this URL, e.g. a Crew Trigger\'s production URL. The service sends the Bearer Token of the Crew Callback API credential with every call.',
+			'Requests the service\'s event stream to this URL, e.g. a Crew Trigger\'s production URL. The service sends the Callback Bearer Token of the Crew API credential with every call.',
 	},
 	{
 		displayName: 'Event Stream Events',
@@ -58,7 +58,7 @@ export const callbackOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
 		description:
-			'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, with a Crew Callback API credential selected, also as the documented humanInputWebhook with its auth.',
+			'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, when the Crew API credential has a Callback Bearer Token or Human Input Basic Auth, also as the documented humanInputWebhook with its auth.',
 	},
 	{
 		displayName: 'Human Input Webhook Auth',
@@ -66,9 +66,9 @@ export const callbackOptions: INodeProperties[] = [
 		type: 'options',
 		default: 'bearer',
 		options: [
-			{ name: 'Bearer Token', value: 'bearer', description: 'The Bearer Token of the Crew Callback API credential' },
-			{ name: 'Basic Auth', value: 'basic', description: 'The Basic Auth User and Password of the Crew Callback API credential' },
+			{ name: 'Bearer Token', value: 'bearer', description: 'The Callback Bearer Token of the Crew API credential' },
+			{ name: 'Basic Auth', value: 'basic', description: 'The Human Input Basic Auth User and Password of the Crew API credential' },
 		],
-		description: 'How the service proves itself when it calls the Human Input Webhook URL, as the vendor documents it (needs a Crew Callback API credential). The hosted service was seen calling without any authentication.',
+		description: 'How the service proves itself when it calls the Human Input Webhook URL, as the vendor documents it (needs that secret in the Crew API credential). The hosted service was seen calling without any authentication.',
 	},
 ];

@@ -6,7 +6,7 @@ import type { Sleep } from '../../../waiting/cancellableSleep';
 import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toFlowFieldValues, toFlowInputs, toWireInputs } from '../../../records/kickoffBody';
 import type { DeploymentKind } from '../../../records/crewInputs';
 import type { KickoffOptions } from '../../../records/kickoffBody';
-import { buildCallbackFields, legacyWebhookSecret, needsCallbackSecrets, readCallbackOptions } from '../../../callbacks/callbackBody';
+import { buildCallbackFields, legacyWebhookSecret, readCallbackOptions } from '../../../callbacks/callbackBody';
 import type { CallbackOptionValues } from '../../../callbacks/callbackBody';
 import { readCallbackSecrets } from './callbackSecrets';
 import { crewAnswerError, scrubSecret } from '../../transport/crewErrors';
@@ -51,7 +51,7 @@ function readInputs(context: IExecuteFunctions, itemIndex: number, deployment: D
 
 /**
  * The kickoff request body for one item, with the callback channels asked for and
- * their secrets from the Crew Callback API credential. A parameter problem is thrown
+ * their secrets from the Crew API credential. A parameter problem is thrown
  * as an InvalidParameterError, which the operations turn into that item's error (toItemError).
  */
 export async function readKickoffBody(context: IExecuteFunctions, itemIndex: number, deployment: DeploymentKind = 'crew'): Promise<IDataObject> {
@@ -59,7 +59,7 @@ export async function readKickoffBody(context: IExecuteFunctions, itemIndex: num
 	checkUrlOptions(options);
 	const callbacks = readCallbackOptions(options);
 	const inputs = readInputs(context, itemIndex, deployment);
-	const secrets = await readCallbackSecrets(context, itemIndex, needsCallbackSecrets(callbacks));
+	const secrets = await readCallbackSecrets(context, itemIndex);
 	const webhookSecret = legacyWebhookSecret(options, secrets);
 	return { ...buildKickoffBody(inputs, { ...options, webhookSecret }), ...buildCallbackFields(callbacks, secrets) };
 }
