@@ -88,7 +88,10 @@ export async function startOnce(
 	}
 	if (earlier.kind === 'maybeStarted') {
 		const { message, description } = maybeStartedText(earlier.kickoff, item.sends ?? 'kickoff');
-		throw new NodeOperationError(item.node, message, { itemIndex, description });
+		const error = new NodeOperationError(item.node, message, { itemIndex, description });
+		// Set again: n8n's errors swap a message that names a network code (ECONNRESET, …) for a generic sentence.
+		error.message = message;
+		throw error;
 	}
 	let started: { kickoffId: string; tokenHash?: string };
 	try {
