@@ -93,14 +93,12 @@ export async function startOnce(
 		error.message = message;
 		throw error;
 	}
-	let started: { kickoffId: string; tokenHash?: string };
-	try {
-		started = await start();
-	} catch (error) {
+	const started = await start().catch(async (error: unknown) => {
 		const send = unansweredSendOf(error);
 		if (send?.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: send.answered, sentAt: now() });
-		throw error;
-	}
+		// The kickoff's own error, unchanged: the item's error is what it says.
+		return await Promise.reject(error);
+	});
 	const kickoff = { kickoffId: started.kickoffId, startedAt: now(), request, ...(started.tokenHash ? { tokenHash: started.tokenHash } : {}) };
 	rememberKickoff(memory, itemIndex, kickoff);
 	return { ...kickoff, earlier: false };
