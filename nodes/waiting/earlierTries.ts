@@ -25,7 +25,9 @@ import type { FirstPhaseOutcome } from './firstPhase';
  *
  * What is kept is small and holds no secret: per item the kickoff ID, when it was
  * answered, a digest of the kickoff request, whether the service has reported the
- * run, and (Wait By: Callback) the hash of the crew's callback token, never the token.
+ * run, and (Wait By: Callback) the hash of the crew's callback token, never the token;
+ * for a kickoff that may have started a crew, the digest and what the service answered
+ * (cleared of the token by the caller).
  * Pure apart from the digest, so the decisions are tested without n8n or a service.
  */
 
