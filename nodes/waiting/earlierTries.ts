@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
 
+import type { CrewAnswer } from '../Crew/transport/answers';
+import { readServiceMessage } from '../Crew/transport/serviceMessage';
 import type { StopResult } from '../records/stopAnswer';
 import type { FirstPhaseOutcome } from './firstPhase';
 
@@ -16,11 +18,16 @@ import type { FirstPhaseOutcome } from './firstPhase';
  * - gives an item whose crew completed (or paused for a person) its result again
  *   from a status read, with no new kickoff;
  * - waits again on a crew still going, without starting it again;
- * - starts again only the items whose kickoff or crew failed.
+ * - starts again only the items whose kickoff or crew failed;
+ * - never sends again a kickoff that may have started a crew without saying which
+ *   (a 5xx, a read timeout or a dropped connection after the request went out): no
+ *   kickoff ID came back, so the item gets an error saying so rather than a second run.
  *
  * What is kept is small and holds no secret: per item the kickoff ID, when it was
  * answered, a digest of the kickoff request, whether the service has reported the
- * run, and (Wait By: Callback) the hash of the crew's callback token, never the token.
+ * run, and (Wait By: Callback) the hash of the crew's callback token, never the token;
+ * for a kickoff that may have started a crew, the digest and what the service answered
+ * (cleared of the token by the caller).
  * Pure apart from the digest, so the decisions are tested without n8n or a service.
  */
 
@@ -37,8 +44,25 @@ export interface RememberedKickoff {
 	tokenHash?: string;
 }
 
+/**
+ * An item's kickoff that went out and got no kickoff ID back: the service may have
+ * started a crew. Kept so that the next try does not send it again.
+ */
+export interface UncertainKickoff {
+	/** Digest of the kickoff request, as for a started one. */
+	request: string;
+	/** What the service answered then: a status code and its own words, or the network failure. Secret-free. */
+	answered: string;
+	/** Clock time the answer came. */
+	sentAt: number;
+}
+
 /** The kickoffs of one run of the node, by item index. */
-export type RunMemory = Record<string, RememberedKickoff>;
+export type RunMemory = Record<string, RememberedKickoff | UncertainKickoff>;
+
+function isStarted(kept: RememberedKickoff | UncertainKickoff): kept is RememberedKickoff {
+	return typeof (kept as RememberedKickoff).kickoffId === 'string';
+}
 
 /** The node context as n8n hands it: a plain object kept with the execution. */
 export type NodeContext = Record<string, unknown>;
@@ -71,14 +95,83 @@ export function requestDigest(body: unknown, files?: unknown): string {
 		.slice(0, 16);
 }
 
-/** The item's kickoff of an earlier try, when the item asks for the same thing; undefined: start it. */
-export function earlierKickoff(memory: RunMemory, itemIndex: number, request: string): RememberedKickoff | undefined {
+/** What this try does with an item's kickoff, by what an earlier try of the same run did with the same request. */
+export type EarlierTry =
+	/** No earlier kickoff for this request, or one that certainly started nothing: send it. */
+	| { kind: 'send' }
+	/** An earlier try started the crew: follow that one. */
+	| { kind: 'reuse'; kickoff: RememberedKickoff }
+	/** An earlier try's kickoff may have started a crew, with no kickoff ID to follow: do not send it again. */
+	| { kind: 'maybeStarted'; kickoff: UncertainKickoff };
+
+/** The decision for one item: an item that asks for something else (another digest) is always sent. */
+export function earlierTry(memory: RunMemory, itemIndex: number, request: string): EarlierTry {
 	const kept = memory[String(itemIndex)];
-	return kept !== undefined && kept.request === request && typeof kept.kickoffId === 'string' ? kept : undefined;
+	if (kept === undefined || kept.request !== request) return { kind: 'send' };
+	if (isStarted(kept)) return { kind: 'reuse', kickoff: kept };
+	return typeof kept.answered === 'string' ? { kind: 'maybeStarted', kickoff: kept } : { kind: 'send' };
 }
 
-export function rememberKickoff(memory: RunMemory, itemIndex: number, kickoff: RememberedKickoff): void {
+/** The item's kickoff of an earlier try, when the item asks for the same thing; undefined: none started. */
+export function earlierKickoff(memory: RunMemory, itemIndex: number, request: string): RememberedKickoff | undefined {
+	const decision = earlierTry(memory, itemIndex, request);
+	return decision.kind === 'reuse' ? decision.kickoff : undefined;
+}
+
+export function rememberKickoff(memory: RunMemory, itemIndex: number, kickoff: RememberedKickoff | UncertainKickoff): void {
 	memory[String(itemIndex)] = kickoff;
+}
+
+/** How a kickoff (or resume) that got no kickoff ID ended, as far as sending it again goes. */
+export type UnansweredSend =
+	/** It never reached the service, or the service refused it: no run, the next try sends it again. */
+	| { sent: 'no' }
+	/** It went out and the answer does not say whether a run started. */
+	| { sent: 'maybe'; answered: string };
+
+/**
+ * Network failures that happen before a request is sent: nothing reached the
+ * service (connection refused, a name that does not resolve). The same codes the
+ * node's errors call "could not connect" (crewErrors.ts).
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Whether a kickoff without a kickoff ID may have started a crew. A 4xx is the service
+ * refusing the request (a 429 included: not processed), so nothing ran. A 5xx (a 504
+ * from a proxy after the service took the request), a 2xx without kickoff_id, a read
+ * timeout or a connection dropped after the request went out may each have started
+ * one. A multipart kickoff's EPIPE is its body cut off while being written
+ * (fileKickoff.ts): the service never had the whole request.
+ */
+export function unansweredSend(answer: CrewAnswer, multipart = false): UnansweredSend {
+	if (answer.kind === 'network') {
+		if (NOT_SENT_CODES.has(answer.code) || (multipart && answer.code === 'EPIPE')) return { sent: 'no' };
+		return { sent: 'maybe', answered: `no answer (${answer.code}: ${answer.message})` };
+	}
+	if (answer.statusCode >= 400 && answer.statusCode < 500) return { sent: 'no' };
+	const said = readServiceMessage(answer.body);
+	if (answer.statusCode >= 200 && answer.statusCode < 300) return { sent: 'maybe', answered: `${answer.statusCode} without a kickoff_id` };
+	return { sent: 'maybe', answered: said ? `${answer.statusCode}: ${said}` : String(answer.statusCode) };
+}
+
+/** What the request was: a kickoff starts a crew, a resume moves a paused one on (live, as a new run). */
+export type SentRequest = 'kickoff' | 'resume';
+
+/** The error of an item whose earlier try's request may have taken effect: what happened, and what to do. */
+export function maybeStartedText(kept: UncertainKickoff, request: SentRequest): { message: string; description: string } {
+	if (request === 'resume') {
+		return {
+			message: `Not sent again: an earlier try of this node sent this item's resume, which may have resumed the crew (the service answered ${kept.answered})`,
+			description:
+				'n8n\'s Retry On Fail ran the node again, but the earlier try got no answer that says whether the crew was resumed, so the resume was not sent a second time. Get Status with the Kickoff ID shows whether the crew is still paused. To send the resume anyway, run the workflow again (a new execution starts anew) or change the item.',
+		};
+	}
+	return {
+		message: `Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered ${kept.answered})`,
+		description:
+			'n8n\'s Retry On Fail ran the node again, but the earlier try got no kickoff ID back, so the kickoff was not sent a second time: a second kickoff would start a second crew. Look for the run in the crew\'s executions in the deployment\'s dashboard. To start the crew anyway, run the workflow again (a new execution starts anew) or change the item\'s inputs.',
+	};
 }
 
 /** How a try ended for one item's crew, as far as the next try is concerned. */
@@ -117,7 +210,7 @@ export function tryEndingOf(outcome: FirstPhaseOutcome): TryEnding {
 export function rememberEnding(memory: RunMemory, itemIndex: number, ending: TryEnding): void {
 	const key = String(itemIndex);
 	const kept = memory[key];
-	if (kept === undefined) return;
+	if (kept === undefined || !isStarted(kept)) return;
 	if (ending.next === 'startAgain') delete memory[key];
 	else if (ending.seen && !kept.seen) memory[key] = { ...kept, seen: true };
 }

@@ -67,6 +67,16 @@ describe('Resume, live dialect', () => {
 		expect(crew.service.runs).toHaveLength(2);
 	});
 
+	it('with Retry On Fail, a resume whose connection dropped after the service took it is not sent again', async () => {
+		const kickoffId = await pausedCrew();
+		crew.service.injectFault({ route: 'resume', kind: 'reset', afterProcessing: true });
+		const error = await runCrewNodeExpectingError({ parameters: resume(kickoffId, true, 'ok', waiting), credentials: crew.credentials, retryOnFail: { maxTries: 2 } });
+		expect(error.message).toMatch(/^Not sent again: an earlier try of this node sent this item's resume, which may have resumed the crew \(the service answered no answer \(ECONNRESET: /);
+		expect(error.description).toMatch(/Get Status/);
+		expect(crew.service.count('resume')).toBe(1);
+		expect(crew.service.runs).toHaveLength(2);
+	});
+
 	it('Wait for the Resumed Run ends with the resumed run\'s result, naming both runs', async () => {
 		const kickoffId = await pausedCrew();
 		const { output } = await runCrewNode({ parameters: resume(kickoffId, true, 'Looks good', waiting), credentials: crew.credentials });

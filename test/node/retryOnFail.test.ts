@@ -2,10 +2,19 @@
  * n8n's Retry On Fail (the node's Settings: Retry On Fail, Max Tries) on n8n-core's
  * real engine: the engine runs the node again with every item after a try throws.
  * A crew an earlier try started is never started again: completed ones give their
- * result from a status read, only the items that failed are started again.
+ * result from a status read, only the items that failed are started again. A kickoff
+ * that may have started a crew without a kickoff ID (the service's faults after it took
+ * the request) is not sent again; one refused before it was sent is.
  */
+import { connect, createServer } from 'net';
+import type { Server, Socket } from 'net';
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+
+import { Crew } from '../../nodes/Crew/Crew.node';
 import { useCrewService } from '../helpers/crewService';
-import { items, runCrewWorkflow } from '../helpers/crewWorkflow';
+import { crewWorkflow, items, runCrewWorkflow, storedError, triggerNode } from '../helpers/crewWorkflow';
+import { manualTrigger, NodeTypes, runWorkflow } from '../helpers/n8nEngine';
+import { assertTokenHidden, serializeForLeakCheck } from '../helpers/tokenHygiene';
 import { useResumeReceiver } from '../helpers/resumeReceiver';
 import { runUntilParked } from '../helpers/waitingExecution';
 
@@ -97,3 +106,116 @@ describe('Retry On Fail', () => {
 		expect(error?.message).toMatch(/^The crew failed \(kickoff ID [^)]+\): LLM key invalid$/);
 	});
 });
+
+describe('Retry On Fail after a kickoff that may have started a crew', () => {
+	const kickoffStatuses = () => crew.service.requests.filter((request) => request.route === 'kickoff').map((request) => request.status);
+	const waitFor = (itemIndex: number, options: object = {}) => ({
+		operation: 'kickoffAndWait',
+		inputsMode: 'json',
+		inputsJson: JSON.stringify({ topic: ['a', 'b', 'c'][itemIndex] }),
+		options: { pollInterval: 0.1, timeout: 20, maxConcurrentKickoffs: 1, ...options },
+	});
+
+	it('Kickoff answered 504 after the service took it: sent once across both tries, the item\'s error says so', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 504, body: '{"error": "Gateway Timeout", "message": "upstream timed out"}', afterProcessing: true });
+		const { error } = await runCrewWorkflow({ parameters: { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "a"}' }, credentials: crew.credentials, retryOnFail: TWO_TRIES });
+		expect(crew.service.runs).toHaveLength(1);
+		expect(kickoffStatuses()).toEqual([504]);
+		expect(error?.message).toBe("Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered 504: Gateway Timeout: upstream timed out)");
+		expect(error?.description).toMatch(/executions in the deployment's dashboard.*run the workflow again \(a new execution starts anew\)/);
+	});
+
+	it('Kickoff and Wait with Continue On Fail, the first kickoff\'s connection dropped after the service read it: each crew started once', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'reset', afterProcessing: true });
+		const { output } = await runCrewWorkflow({ parameters: (itemIndex: number) => waitFor(itemIndex), credentials: crew.credentials, items: items(3), retryOnFail: TWO_TRIES, continueOnFail: true });
+		expect(kickoffsByTopic()).toEqual({ a: 1, b: 1, c: 1 });
+		expect(kickoffStatuses()).toHaveLength(3);
+		expect(output.map((item) => [item.json.state ?? item.json.error, item.pairedItem])).toEqual([
+			[expect.stringMatching(/^Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew \(the service answered no answer \(ECONNRESET: /), { item: 0 }],
+			['completed', { item: 1 }],
+			['completed', { item: 2 }],
+		]);
+	});
+
+	it('Wait By: Callback, a kickoff answered 502 after the service took it: not sent again, the other crews once each', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 502, afterProcessing: true });
+		const parameters = (itemIndex: number) => ({ ...waitFor(itemIndex, { timeout: 60, firstPhase: 10 }), waitBy: 'callback' });
+		const { error, waitTill } = await runUntilParked({ parameters, credentials: crew.credentials, items: items(3), retryOnFail: TWO_TRIES, webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
+		expect(waitTill).toBeUndefined();
+		expect(kickoffsByTopic()).toEqual({ a: 1, b: 1, c: 1 });
+		expect(error?.message).toMatch(/^Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew \(the service answered 502/);
+	});
+
+	it('Kickoff refused before it was sent (no service at the Base URL yet): sent again on the retry, once', async () => {
+		const port = await freePort();
+		const forwarder = forwarderTo(new URL(crew.service.url));
+		const firstTryErrors: unknown[] = [];
+		const plainCrew = new Crew();
+		// The Crew node as it is; the service appears at the Base URL only once the first try has failed.
+		const crewThenService: INodeType = {
+			description: plainCrew.description,
+			methods: plainCrew.methods,
+			async execute(this: IExecuteFunctions) {
+				try {
+					return await plainCrew.execute.call(this);
+				} catch (error) {
+					if (!forwarder.server.listening) {
+						firstTryErrors.push(error);
+						await forwarder.listen(port);
+					}
+					throw error;
+				}
+			},
+		};
+		const credentials = { ...crew.credentials, baseUrl: `http://127.0.0.1:${port}` };
+		const options = { parameters: { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "a"}' }, credentials, retryOnFail: { maxTries: 2, waitBetweenTries: 100 } };
+		const spec = crewWorkflow(options, 1);
+		spec.nodeTypes = new NodeTypes({ [triggerNode.type]: manualTrigger, [spec.nodes[1].type]: crewThenService });
+		try {
+			const { run, record } = await runWorkflow(spec, triggerNode, [{ json: {} }]);
+			assertTokenHidden(credentials.token, 'execution data', serializeForLeakCheck(run));
+			assertTokenHidden(credentials.token, 'logs', record.logs.join('\n'));
+			expect(firstTryErrors).toHaveLength(1);
+			expect((firstTryErrors[0] as Error).message).toMatch(/^Could not connect to the crew service at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/);
+			expect(storedError(run)).toBeUndefined();
+			expect(crew.service.runs).toHaveLength(1);
+			expect(kickoffStatuses()).toEqual([200]);
+			expect(run.data.resultData.runData.Crew[0].data?.main[0]?.[0].json).toEqual({ kickoff_id: crew.service.runs[0].kickoffId });
+		} finally {
+			await forwarder.close();
+		}
+	});
+});
+
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+/** A TCP forwarder to the reference service, listening only when told: before that, a connection is refused. */
+function forwarderTo(target: URL): { server: Server; listen: (port: number) => Promise<void>; close: () => Promise<void> } {
+	const sockets = new Set<Socket>();
+	const server = createServer((client) => {
+		const upstream = connect(Number(target.port), target.hostname);
+		for (const socket of [client, upstream]) {
+			sockets.add(socket);
+			socket.on('close', () => sockets.delete(socket));
+			socket.on('error', () => {
+				client.destroy();
+				upstream.destroy();
+			});
+		}
+		client.pipe(upstream).pipe(client);
+	});
+	return {
+		server,
+		listen: async (port) => await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			if (server.listening) await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}

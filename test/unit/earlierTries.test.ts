@@ -1,4 +1,6 @@
-import { earlierKickoff, memoryKey, rememberEnding, rememberKickoff, requestDigest, runMemoryOf, tryEndingOf } from '../../nodes/waiting/earlierTries';
+import { earlierKickoff, earlierTry, maybeStartedText, memoryKey, rememberEnding, rememberKickoff, requestDigest, runMemoryOf, tryEndingOf, unansweredSend } from '../../nodes/waiting/earlierTries';
+import type { RunMemory } from '../../nodes/waiting/earlierTries';
+import type { CrewAnswer } from '../../nodes/Crew/transport/answers';
 import type { FirstPhaseOutcome } from '../../nodes/waiting/firstPhase';
 import { readCrewStatus } from '../../nodes/records/crewStatus';
 
@@ -29,20 +31,20 @@ describe('what the tries of a node run remember', () => {
 		expect(requestDigest({ a: 1 }, { files: [{ size: 3 }] })).not.toBe(requestDigest({ a: 1 }, { files: [{ size: 4 }] }));
 	});
 
-	it.each<[string, FirstPhaseOutcome, string]>([
-		['completed', { kind: 'completed', status: status('SUCCESS') }, 'reuse'],
-		['paused', { kind: 'paused', status: status('PAUSED') }, 'reuse'],
-		['still running (callback first phase)', { kind: 'running' }, 'reuse'],
-		['timed out, left running', { kind: 'timedOut' }, 'reuse'],
-		['timed out, the stop failed', { kind: 'timedOut', stop: { kind: 'notStopped', reason: 'x' } }, 'reuse'],
-		['timed out, had just completed', { kind: 'timedOut', stop: { kind: 'ended', state: 'completed' } }, 'reuse'],
-		['timed out and stopped', { kind: 'timedOut', stop: { kind: 'stopped' } }, 'startAgain'],
-		['cancelled and stopped', { kind: 'cancelled', stop: { kind: 'stopped' } }, 'startAgain'],
-		['failed', { kind: 'failed', status: status('FAILED') }, 'startAgain'],
-		['stopped elsewhere', { kind: 'stopped', status: status('REVOKED') }, 'startAgain'],
-		['unknown to the service', { kind: 'notFound', status: status('NOT FOUND'), reads: 4 }, 'startAgain'],
-		['a read error', { kind: 'error', error: new Error('401') }, 'startAgain'],
-	])('a crew %s: the next try does "%s"', (_, outcome, next) => {
+	it.each<[string, string, FirstPhaseOutcome]>([
+		['completed', 'reuse', { kind: 'completed', status: status('SUCCESS') }],
+		['paused', 'reuse', { kind: 'paused', status: status('PAUSED') }],
+		['still running (callback first phase)', 'reuse', { kind: 'running' }],
+		['timed out, left running', 'reuse', { kind: 'timedOut' }],
+		['timed out, the stop failed', 'reuse', { kind: 'timedOut', stop: { kind: 'notStopped', reason: 'x' } }],
+		['timed out, had just completed', 'reuse', { kind: 'timedOut', stop: { kind: 'ended', state: 'completed' } }],
+		['timed out and stopped', 'startAgain', { kind: 'timedOut', stop: { kind: 'stopped' } }],
+		['cancelled and stopped', 'startAgain', { kind: 'cancelled', stop: { kind: 'stopped' } }],
+		['failed', 'startAgain', { kind: 'failed', status: status('FAILED') }],
+		['stopped elsewhere', 'startAgain', { kind: 'stopped', status: status('REVOKED') }],
+		['unknown to the service', 'startAgain', { kind: 'notFound', status: status('NOT FOUND'), reads: 4 }],
+		['a read error', 'startAgain', { kind: 'error', error: new Error('401') }],
+	])('a crew %s: the next try does "%s"', (_, next, outcome) => {
 		expect(tryEndingOf(outcome).next).toBe(next);
 	});
 
@@ -54,5 +56,57 @@ describe('what the tries of a node run remember', () => {
 		rememberEnding(memory, 1, tryEndingOf({ kind: 'failed', status: status('FAILED') }));
 		rememberEnding(memory, 2, { next: 'reuse', seen: true });
 		expect(memory).toEqual({ 0: { kickoffId: 'k0', startedAt: 1, request: 'r0', seen: true } });
+	});
+
+	describe('a kickoff that got no kickoff ID', () => {
+		const http = (statusCode: number, body?: unknown): CrewAnswer => ({ kind: 'http', statusCode, body });
+		const network = (code: string, message = 'socket hang up'): CrewAnswer => ({ kind: 'network', code, message });
+
+		it.each<[string, CrewAnswer, boolean, string | undefined]>([
+			['a connection refused', network('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1'), false, undefined],
+			['a name that does not resolve', network('ENOTFOUND'), false, undefined],
+			['a DNS failure to retry', network('EAI_AGAIN'), false, undefined],
+			['a multipart body cut off while written', network('EPIPE', 'write EPIPE'), true, undefined],
+			['a refusal (422)', http(422, { detail: 'Missing inputs: topic' }), false, undefined],
+			['a rate limit (429)', http(429), false, undefined],
+			['a 504 from a proxy', http(504, { error: 'Gateway Timeout', message: 'upstream timed out' }), false, '504: Gateway Timeout: upstream timed out'],
+			['a 500 with no body', http(500), false, '500'],
+			['a 200 without kickoff_id', http(200, '<html></html>'), false, '200 without a kickoff_id'],
+			['a dropped connection', network('ECONNRESET'), false, 'no answer (ECONNRESET: socket hang up)'],
+			['a read timeout', network('ECONNABORTED', 'timeout of 300000ms exceeded'), false, 'no answer (ECONNABORTED: timeout of 300000ms exceeded)'],
+			['a JSON body\'s EPIPE (the service may have read it all)', network('EPIPE', 'write EPIPE'), false, 'no answer (EPIPE: write EPIPE)'],
+		])('%s: the next try sends it again only when it cannot have started a crew', (_, answer, multipart, answered) => {
+			expect(unansweredSend(answer, multipart)).toEqual(answered === undefined ? { sent: 'no' } : { sent: 'maybe', answered });
+		});
+
+		it('an uncertain kickoff of the same item and request is not sent again; another request or item is sent', () => {
+			const memory: RunMemory = {};
+			const request = requestDigest({ inputs: { topic: 'AI' } });
+			rememberKickoff(memory, 1, { request, answered: '504', sentAt: 7 });
+			expect(earlierTry(memory, 1, request)).toEqual({ kind: 'maybeStarted', kickoff: { request, answered: '504', sentAt: 7 } });
+			expect(earlierTry(memory, 1, requestDigest({ inputs: { topic: 'ML' } }))).toEqual({ kind: 'send' });
+			expect(earlierTry(memory, 0, request)).toEqual({ kind: 'send' });
+			expect(earlierKickoff(memory, 1, request)).toBeUndefined();
+		});
+
+		it('a started kickoff is reused; an uncertain one is left as it is by the wait\'s ending', () => {
+			const memory: RunMemory = {};
+			rememberKickoff(memory, 0, { kickoffId: 'k0', startedAt: 1, request: 'r0' });
+			rememberKickoff(memory, 1, { request: 'r1', answered: '502', sentAt: 2 });
+			expect(earlierTry(memory, 0, 'r0')).toEqual({ kind: 'reuse', kickoff: { kickoffId: 'k0', startedAt: 1, request: 'r0' } });
+			rememberEnding(memory, 1, { next: 'startAgain' });
+			rememberEnding(memory, 1, { next: 'reuse', seen: true });
+			expect(memory[1]).toEqual({ request: 'r1', answered: '502', sentAt: 2 });
+		});
+
+		it('the error says the earlier try may have started a crew, what the service answered, and what to do', () => {
+			const kickoff = maybeStartedText({ request: 'r', answered: '504: Gateway Timeout', sentAt: 1 }, 'kickoff');
+			expect(kickoff.message).toBe("Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered 504: Gateway Timeout)");
+			expect(kickoff.description).toMatch(/dashboard/);
+			expect(kickoff.description).toMatch(/run the workflow again \(a new execution starts anew\)/);
+			const resume = maybeStartedText({ request: 'r', answered: 'no answer (ECONNRESET: socket hang up)', sentAt: 1 }, 'resume');
+			expect(resume.message).toMatch(/resume, which may have resumed the crew \(the service answered no answer \(ECONNRESET/);
+			expect(resume.description).toMatch(/Get Status/);
+		});
 	});
 });

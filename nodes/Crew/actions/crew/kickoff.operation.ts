@@ -17,7 +17,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	const connection = await getCrewConnection(this, itemIndex);
 	let response: IDataObject = {};
 	// n8n's Retry On Fail runs every item again: an item an earlier try started gives that kickoff ID, with no second kickoff.
-	const started = await startOnce(triesMemory(this), itemIndex, requestDigest(body, files), tools.now, async () => {
+	const started = await startOnce(triesMemory(this), { node: this.getNode(), itemIndex, request: requestDigest(body, files) }, tools.now, async () => {
 		const crew = await startCrew(this, connection, itemIndex, body, tools.sleep, files);
 		response = crew.response;
 		return crew;

@@ -86,7 +86,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 			const files = await readItemFiles(this, itemIndex);
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId, startedAt, seen } = await startOnce(memory, itemIndex, requestDigest(body, files), tools.now, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
+			const { kickoffId, startedAt, seen } = await startOnce(memory, { node: this.getNode(), itemIndex, request: requestDigest(body, files) }, tools.now, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
 			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt, seen } };
 		} catch (error) {
 			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };

@@ -12,8 +12,8 @@ import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { optionsCollection, webhookUrlOptions } from '../crewStart/inputs.description';
 import { toItemError } from '../itemResults/itemError';
-import { startOnce, triesMemory } from '../crewStart/triesMemory';
-import { rememberEnding, requestDigest, tryEndingOf } from '../../../waiting/earlierTries';
+import { startOnce, triesMemory, withUnansweredSend } from '../crewStart/triesMemory';
+import { rememberEnding, requestDigest, tryEndingOf, unansweredSend } from '../../../waiting/earlierTries';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
@@ -144,10 +144,11 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 	});
 	let answered: IDataObject = {};
 	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
-	const sent = await startOnce(triesMemory(context), itemIndex, requestDigest(body), tools.now, async () => {
+	const sent = await startOnce(triesMemory(context), { node: context.getNode(), itemIndex, request: requestDigest(body), sends: 'resume' }, tools.now, async () => {
 		const answer = await postAtMostOnce(context, connection, '/resume', body, tools.sleep);
 		if (!isSuccess(answer)) {
-			throw crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
+			const error = crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
+			throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
 		}
 		answered = isPlainObject(answer.body) ? answer.body : {};
 		return { kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId };

@@ -17,6 +17,8 @@ import { checkUrlOptions } from '../../../records/urlOptions';
 import { isPlainObject } from '../../../records/plainObject';
 import { kickoffRequestBody, multipartKickoffError } from './fileKickoff';
 import type { ItemFiles } from './itemFiles';
+import { withUnansweredSend } from './triesMemory';
+import { unansweredSend } from '../../../waiting/earlierTries';
 
 export const MAX_KICKOFF_TIMEOUT_SECONDS = 1_800;
 
@@ -103,7 +105,9 @@ export async function startCrew(
 	const answer = await postAtMostOnce(sender, connection, '/kickoff', request, sleep, timeoutMs);
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
-		throw multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);
+		const error = multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);
+		// Whether it may have started a crew decides whether n8n's Retry On Fail may send it again (triesMemory.ts).
+		throw withUnansweredSend(error, unansweredSend(answer, files?.mode === 'multipart'), connection.secret);
 	}
 	const kickoffId = readKickoffId(answer.body);
 	if (kickoffId === undefined) {
@@ -111,11 +115,12 @@ export async function startCrew(
 			`The crew service answered ${answer.statusCode} to the kickoff but sent no kickoff_id`,
 			connection.secret,
 		);
-		throw new NodeApiError(context.getNode(), { message } as JsonObject, {
+		const error = new NodeApiError(context.getNode(), { message } as JsonObject, {
 			message,
 			description: 'The Base URL may point at something other than a crew (a web page, a proxy). Check it in the Crew API credential; the crew may or may not have started.',
 			itemIndex,
 		});
+		throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
 	}
 	return { kickoffId, response: isPlainObject(answer.body) ? answer.body : { kickoff_id: kickoffId } };
 }

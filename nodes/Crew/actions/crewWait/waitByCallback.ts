@@ -122,7 +122,7 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
 		// The request as the item asks for it, without this try's token: a crew an earlier try started keeps calling with its own.
 		const request = requestDigest({ ...body, resumeUrl }, files);
-		const started = await startOnce(memory, itemIndex, request, tools.now, async () => {
+		const started = await startOnce(memory, { node, itemIndex, request }, tools.now, async () => {
 			const token = newCallbackToken();
 			const crew = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files, sender);
 			return { kickoffId: crew.kickoffId, tokenHash: hashCallbackToken(token) };
