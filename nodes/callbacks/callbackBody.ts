@@ -124,23 +124,33 @@ export function humanInputField(option: HumanInputOption, secrets: CallbackSecre
 	return { url, authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Callback Bearer Token') } };
 }
 
-/** Whether the credential holds anything the documented human-input object could authenticate with. */
-function hasHumanInputAuth(secrets: CallbackSecrets): boolean {
-	return [secrets.bearerToken, secrets.basicUser].some((value) => typeof value === 'string' && value.trim() !== '');
+const isSet = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * The auth the documented human-input object uses when Human Input Webhook Auth is
+ * not set: whichever one the credential holds in full, the Callback Bearer Token
+ * first; none when it holds neither, as the option promises that the URL alone
+ * needs no credential.
+ */
+export function implicitHumanInputAuth(secrets: CallbackSecrets): HumanInputOption['authentication'] {
+	if (isSet(secrets.bearerToken)) return 'bearer';
+	if (isSet(secrets.basicUser) && isSet(secrets.basicPassword)) return 'basic';
+	return undefined;
 }
 
 /**
  * The human-input fields of a kickoff. Always the top-level string
  * `humanInputWebhookUrl`, the field the hosted service called in the vendor's live
  * tests (with no Authorization: it takes none). The documented `humanInputWebhook`
- * object as well when it can carry auth: a credential with a Bearer Token or Basic
- * Auth User is selected, or Human Input Webhook Auth was set (then a missing secret
- * is an error, as before).
+ * object as well when it can carry auth: Human Input Webhook Auth was set (then a
+ * missing secret is an error), or the credential holds a Callback Bearer Token or
+ * both Human Input Basic Auth fields.
  */
 export function humanInputFields(option: HumanInputOption, secrets: CallbackSecrets): IDataObject {
 	const url = requireHttpUrl(option.url, 'Human Input Webhook URL');
 	const fields: IDataObject = { humanInputWebhookUrl: url };
-	if (option.authentication !== undefined || hasHumanInputAuth(secrets)) fields.humanInputWebhook = humanInputField(option, secrets);
+	const authentication = option.authentication ?? implicitHumanInputAuth(secrets);
+	if (authentication !== undefined) fields.humanInputWebhook = humanInputField({ ...option, authentication }, secrets);
 	return fields;
 }
 
@@ -153,8 +163,6 @@ export interface CallbackOptionValues {
 	humanInputWebhookUrl?: string;
 	humanInputWebhookAuth?: 'bearer' | 'basic';
 }
-
-const isSet = (value: unknown) => typeof value === 'string' && value.trim() !== '';
 
 /**
  * Which channels the options ask for. A URL left empty asks for nothing; the

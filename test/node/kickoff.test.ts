@@ -109,6 +109,16 @@ describe('Kickoff', () => {
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(crew.service.runs).toHaveLength(2);
 	});
+
+	it('sends a Human Input Webhook URL with the human-input secret the credential holds when Auth is unset, and without a secret needs none', async () => {
+		const options = { humanInputWebhookUrl: 'https://hooks.example/human' };
+		await runCrewNode({ parameters: jsonKickoff('{"topic": "AI"}', options), credentials: { ...crew.credentials, basicUser: 'crewai', basicPassword: 'pw' } });
+		await runCrewNode({ parameters: jsonKickoff('{"topic": "AI"}', options), credentials: { ...crew.credentials, basicUser: 'crewai' } });
+		await runCrewNode({ parameters: jsonKickoff('{"topic": "AI"}', options), credentials: crew.credentials });
+		// The documented object only with a full secret; the top-level URL always.
+		expect(crew.service.runs.map((run) => run.callbacks.humanInput)).toEqual([{ url: 'https://hooks.example/human', auth: 'basic' }, null, null]);
+		expect(crew.service.requests.map((request) => (request.body as { humanInputWebhookUrl?: string }).humanInputWebhookUrl)).toEqual(Array(3).fill('https://hooks.example/human'));
+	});
 });
 
 describe('Kickoff with mapped inputs', () => {

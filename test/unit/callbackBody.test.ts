@@ -65,6 +65,15 @@ describe('readCallbackOptions and buildCallbackFields', () => {
 		const withAuth = readCallbackOptions({ humanInputWebhookUrl: 'https://h.example/x', humanInputWebhookAuth: 'bearer' });
 		expect(errorOf(() => buildCallbackFields(withAuth, {})).message).toBe('The Crew API credential has no Callback Bearer Token');
 	});
+	it('with Human Input Webhook Auth unset, uses the secret the credential holds, and a partial basic pair sends no auth', () => {
+		const options = readCallbackOptions({ humanInputWebhookUrl: 'https://h.example/x' });
+		expect(buildCallbackFields(options, { basicUser: 'crewai', basicPassword: 'pw' })).toEqual({
+			humanInputWebhookUrl: 'https://h.example/x',
+			humanInputWebhook: { url: 'https://h.example/x', authentication: { strategy: 'basic', username: 'crewai', password: 'pw' } },
+		});
+		expect(buildCallbackFields(options, { basicUser: 'crewai' })).toEqual({ humanInputWebhookUrl: 'https://h.example/x' });
+		expect(buildCallbackFields(options, { basicPassword: 'pw', metaSecret: 'm' })).toEqual({ humanInputWebhookUrl: 'https://h.example/x' });
+	});
 	it('refuses a channel without its secret, options without a URL, a bad URL and an empty event list', () => {
 		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ eventStreamUrl: 'https://x.example/' }), {})).message).toBe('The Crew API credential has no Callback Bearer Token');
 		expect(errorOf(() => buildCallbackFields(readCallbackOptions({ humanInputWebhookUrl: 'https://x.example/', humanInputWebhookAuth: 'basic' }), { bearerToken: 't' })).message).toMatch(/no Human Input Basic Auth User/);

@@ -58,7 +58,7 @@ export const callbackOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
 		description:
-			'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, when the Crew API credential has a Callback Bearer Token or Human Input Basic Auth, also as the documented humanInputWebhook with its auth.',
+			'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, when the Crew API credential has a Callback Bearer Token or Human Input Basic Auth User and Password, also as the documented humanInputWebhook with that auth (the token first).',
 	},
 	{
 		displayName: 'Human Input Webhook Auth',
@@ -69,6 +69,6 @@ export const callbackOptions: INodeProperties[] = [
 			{ name: 'Bearer Token', value: 'bearer', description: 'The Callback Bearer Token of the Crew API credential' },
 			{ name: 'Basic Auth', value: 'basic', description: 'The Human Input Basic Auth User and Password of the Crew API credential' },
 		],
-		description: 'How the service proves itself when it calls the Human Input Webhook URL, as the vendor documents it (needs that secret in the Crew API credential). The hosted service was seen calling without any authentication.',
+		description: 'How the service proves itself when it calls the Human Input Webhook URL, as the vendor documents it (needs that secret in the Crew API credential). Not set: the secret the credential holds, if any. The hosted service was seen calling without any authentication.',
 	},
 ];
