@@ -22,7 +22,7 @@ export class Crew implements INodeType {
 		name: 'crew',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['transform'],
-		// 1.1: callback secrets come from the credential; 1 keeps the Webhook Secret option of 0.1.0.
+		// 1.1: callback secrets come from the credential; 1 keeps the Webhook Secret option of the unpublished 0.1.0.
 		// 1.2: Deployment Type defaults to Detect (1 and 1.1 keep Crew, what they were saved with).
 		// 1.3: Kickoff and Wait stops the crews it started when the execution is cancelled (earlier versions leave them running).
 		version: [1, 1.1, 1.2, 1.3],

@@ -22,7 +22,7 @@ const events: INodeProperties = {
 	name: 'events',
 	type: 'multiOptions',
 	required: true,
-	// 0.1.0's default, so workflows saved with it keep starting on the same calls.
+	// The default of the unpublished 0.1.0, so workflows made with it keep starting on the same calls.
 	default: ['crew'],
 	options: [
 		// "Agent", as the Kickoff's Event Stream Events and the vendor's event list name the group; the value stays 'step' for saved workflows.
@@ -75,7 +75,7 @@ export class CrewCallbackTrigger implements INodeType {
 		name: 'crewCallbackTrigger',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['trigger'],
-		// 1.1: secrets only from the credential; 1 keeps the Webhook Secret parameter of 0.1.0.
+		// 1.1: secrets only from the credential; 1 keeps the Webhook Secret parameter of the unpublished 0.1.0.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',

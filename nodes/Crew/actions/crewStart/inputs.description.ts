@@ -129,7 +129,7 @@ const kickoffOptions: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		description: 'A secret the Crew Trigger checks, so that it accepts only calls from your own kickoffs. Sent in meta.webhook_secret, which the service echoes in every webhook call.',
-		// Kept for workflows saved with 0.1.0 (node version 1); newer nodes take it from the Crew API credential's Legacy Webhook Secret.
+		// Kept for workflows made with the unpublished 0.1.0 (node version 1); newer nodes take it from the Crew API credential's Legacy Webhook Secret.
 		displayOptions: { show: { '@version': [1] } },
 	},
 ];
