@@ -51,10 +51,10 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, '@tool': [true] } },
 	},
 	{
-		// n8n hands a new execution the static data only in its main process: in queue mode and on
-		// n8n Cloud every message would start a new flow session unless the workflow keeps the ID.
+		// n8n 2.x's queue-mode workers (n8n Cloud runs on workers) start an execution without the
+		// static data, so every message would start a new flow session unless the workflow keeps the ID.
 		displayName:
-			'In queue mode and on n8n Cloud, n8n does not give the node back the flow sessions it remembers: keep the output\'s flow_session_id per chat session (e.g. in a Data Table) and pass it back in Options → Flow Session ID, as the example in the <a href="https://github.com/n8n-nodes-crewai/n8n-nodes-crewai/blob/main/docs/chat.md#queue-mode-and-n8n-cloud" target="_blank">chat guide</a> does',
+			'In queue mode on n8n 2.x and on n8n Cloud, n8n does not give the node back the flow sessions it remembers: keep the output\'s flow_session_id per chat session (e.g. in a Data Table) and pass it back in Options → Flow Session ID, as the example in the <a href="https://github.com/n8n-nodes-crewai/n8n-nodes-crewai/blob/main/docs/chat.md#queue-mode-and-n8n-cloud" target="_blank">chat guide</a> does',
 		name: 'queueModeNotice',
 		type: 'notice',
 		default: '',
@@ -66,7 +66,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.sessionId }}',
 		description:
-			'Messages with the same key go to the same flow session, which holds the conversation\'s history. The default is the Chat Trigger\'s chat session. The node remembers each key\'s session in the workflow\'s static data (not in queue mode or on n8n Cloud: see the notice above); the output\'s flow_session_id lets a workflow keep it itself.',
+			'Messages with the same key go to the same flow session, which holds the conversation\'s history. The default is the Chat Trigger\'s chat session. The node remembers each key\'s session in the workflow\'s static data (not in queue mode on n8n 2.x or on n8n Cloud: see the notice above); the output\'s flow_session_id lets a workflow keep it itself.',
 		displayOptions: { show },
 	},
 	{
