@@ -48,7 +48,7 @@ export class CrewApi implements ICredentialType {
 			default: '',
 			hint: 'Used by the Kickoff option Event Stream URL, and a Human Input Webhook with Bearer Token auth',
 			description:
-				'A long random value you make up (e.g. openssl rand -hex 32), not the Bearer Token above. The Crew node gives it to the service with the kickoff; the service sends it back as "Authorization: Bearer …" with every Event Stream URL call, and with every Human Input Webhook URL call when Human Input Webhook Auth is Bearer Token. The Crew Trigger refuses those calls without it.',
+				'A long random value you make up (e.g. openssl rand -hex 32), not the Bearer Token above. The Crew node gives it to the service with the kickoff; the service sends it back as "Authorization: Bearer …" with every Event Stream URL call, and with the documented Human Input Webhook URL call unless Human Input Webhook Auth is Basic Auth. The Crew Trigger refuses those calls without it.',
 		},
 		{
 			displayName: 'Human Input Basic Auth User',

@@ -401,7 +401,7 @@ describe('the panel says the limit where people meet it', () => {
 	const properties = new Crew().description.properties;
 	it('Send Message shows a notice naming the output field to keep and the option to hand it back, outside the tool variant', () => {
 		const notice = properties.find((p) => p.type === 'notice' && p.displayOptions?.show?.operation?.includes('sendMessage'));
-		expect(notice?.displayName).toContain('queue mode and on n8n Cloud');
+		expect(notice?.displayName).toContain('queue mode on n8n 2.x and on n8n Cloud');
 		expect(notice?.displayName).toContain(FLOW_SESSION_FIELD);
 		expect(notice?.displayName).toContain('Flow Session ID');
 		expect(notice?.displayOptions?.show?.['@tool']).toEqual([false]);
