@@ -238,6 +238,20 @@ describe('Retry On Fail: what the tries remember', () => {
 			expect(error?.description ?? '').not.toContain(secret);
 		}
 	});
+
+	it('Wait By: Callback, a 502 that echoes the request: the execution\'s resume URL sent with the kickoff is not kept or said again', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 502, echoRequest: true, afterProcessing: true });
+		const parameters = { operation: 'kickoffAndWait', waitBy: 'callback', inputsMode: 'json', inputsJson: '{"topic": "a"}', options: { pollInterval: 0.1, timeout: 60, firstPhase: 10 } };
+		const { error, run } = await runUntilParked({ parameters, credentials: crew.credentials, retryOnFail: TWO_TRIES, webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
+		expect(crew.service.runs).toHaveLength(1);
+		// The resume URL is the execution's, under n8n's waiting-webhook base URL.
+		const resumeUrl = receiver.webhookWaitingBaseUrl;
+		expect(error?.message).toMatch(/^Not sent again: .*\(the service answered 502: .*\[token hidden\]/);
+		const saved = JSON.stringify(nodeContext(run));
+		expect(saved).toContain('[token hidden]');
+		expect(saved).not.toContain(resumeUrl);
+		expect(error?.message).not.toContain(resumeUrl);
+	});
 });
 
 async function freePort(): Promise<number> {
