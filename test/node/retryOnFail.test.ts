@@ -222,6 +222,17 @@ describe('Retry On Fail: what the tries remember', () => {
 		expect(output[1].json).toEqual(answer);
 	});
 
+	it('Resume with Continue On Fail, retried while the first item is an error: the other item is output with the first try\'s whole answer, resumed once', async () => {
+		const answer = { kickoff_id: '7d0e8f4a-5b0c-4d8e-9a51-2f0b9a3c6e10', status: 'resumed', message: 'Execution resumed' };
+		crew.service.injectFault({ route: 'resume', kind: 'status', status: 200, body: JSON.stringify(answer) });
+		const pausedIds = ['', '3c1d7e2a-9f4b-4e61-8a2d-5b6c7d8e9f01'];
+		const parameters = (itemIndex: number) => ({ operation: 'resume', kickoffId: pausedIds[itemIndex], taskId: 'research_task', isApprove: true, humanFeedback: 'ok' });
+		const { output } = await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(2), retryOnFail: TWO_TRIES, continueOnFail: true });
+		expect(crew.service.requests.filter((request) => request.route === 'resume')).toHaveLength(1);
+		expect(output[0].json.error).toBeDefined();
+		expect(output[1].json).toEqual({ ...answer, resumed_kickoff_id: pausedIds[1] });
+	});
+
 	it('a 502 that echoes the request: neither the API token nor the credential\'s callback bearer token is kept or said again', async () => {
 		const bearerToken = 'callback-bearer-secret-9f3a';
 		const credentials = { ...crew.credentials, bearerToken };
