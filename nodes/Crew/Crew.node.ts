@@ -12,6 +12,7 @@ import * as conversation from './actions/conversation/Conversation.resource';
 import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
+import { forgetTries } from './actions/crewStart/triesMemory';
 import * as waitByCallback from './actions/crewWait/waitByCallback';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacks/webhookRegistration';
@@ -82,7 +83,10 @@ export class Crew implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this);
+		const output = await route.call(this);
+		// What Retry On Fail's tries remembered is dropped once no retry can follow; a try that throws keeps it.
+		forgetTries(this, output);
+		return output;
 	}
 
 	/**

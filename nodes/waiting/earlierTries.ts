@@ -1,4 +1,4 @@
-import { createHash } from 'crypto';
+import { createHmac } from 'crypto';
 
 import type { CrewAnswer } from '../Crew/transport/answers';
 import { readServiceMessage } from '../Crew/transport/serviceMessage';
@@ -24,10 +24,12 @@ import type { FirstPhaseOutcome } from './firstPhase';
  *   kickoff ID came back, so the item gets an error saying so rather than a second run.
  *
  * What is kept is small and holds no secret: per item the kickoff ID, when it was
- * answered, a digest of the kickoff request, whether the service has reported the
- * run, and (Wait By: Callback) the hash of the crew's callback token, never the token;
- * for a kickoff that may have started a crew, the digest and what the service answered
- * (cleared of the token by the caller).
+ * answered, the service's kickoff answer (cleared of the credential's secrets), a
+ * digest of what the item asked for, whether the service has reported the run, and
+ * (Wait By: Callback) the hash of the crew's callback token, never the token; for a
+ * kickoff that may have started a crew, the digest and what the service answered
+ * (cleared of the credential's and the crew's secrets by the caller). The node
+ * clears its run's memory once a run returns without an error (no retry follows).
  * Pure apart from the digest, so the decisions are tested without n8n or a service.
  */
 
@@ -42,6 +44,8 @@ export interface RememberedKickoff {
 	seen?: boolean;
 	/** Wait By: Callback: the hash of the token the crew calls back with. */
 	tokenHash?: string;
+	/** The service's answer to the kickoff (or resume), cleared of secrets: a retried item is output as the first try's was. */
+	answer?: Record<string, unknown>;
 }
 
 /**
@@ -82,15 +86,25 @@ export function runMemoryOf(context: NodeContext, runIndex: number): RunMemory {
 	return created;
 }
 
+/** Drops a run's memory: the run returned without an error, so no try of it follows (a loop's next run, a parked execution carry none). */
+export function forgetRunMemory(context: NodeContext, runIndex: number): void {
+	delete context[memoryKey(runIndex)];
+}
+
 /**
- * A digest of what an item asks the service for: the kickoff body as sent (the
- * callback token added per try left out by the caller) and its files' names and
- * sizes. 16 hex digits of SHA-256: enough to tell two requests apart, and the
- * body cannot be read back from it.
+ * A digest of what an item asks for, the same on every try of a run: n8n runs
+ * the tries with the same input items, so the item as it came in (its json and its
+ * files' names, sizes and types) and the node's parameters as written, before any
+ * expression is evaluated. Not the kickoff body: an input built from {{ $now }} or a
+ * random value would differ on each try and its crew be started again. The
+ * parameters as written make an edited workflow retried from the Executions list
+ * ask for something else. An HMAC-SHA256 keyed by a secret of the deployment (the
+ * credential's token), cut to 16 hex digits: enough to tell two requests apart, and
+ * neither the item nor a value in it can be found again by hashing guesses.
  */
-export function requestDigest(body: unknown, files?: unknown): string {
-	return createHash('sha256')
-		.update(JSON.stringify([body ?? null, files ?? null]))
+export function requestDigest(key: string, asked: unknown): string {
+	return createHmac('sha256', key)
+		.update(JSON.stringify(asked ?? null))
 		.digest('hex')
 		.slice(0, 16);
 }
@@ -158,19 +172,27 @@ export function unansweredSend(answer: CrewAnswer, multipart = false): Unanswere
 /** What the request was: a kickoff starts a crew, a resume moves a paused one on (live, as a new run). */
 export type SentRequest = 'kickoff' | 'resume';
 
+/**
+ * How to send it anyway. A retry from n8n's Executions list runs the execution again
+ * with its saved data, the node context included, so it remembers this too; only a
+ * new execution starts with an empty memory.
+ */
+const SEND_ANYWAY = (act: string, what: string) =>
+	`To ${act} anyway, run the workflow again (a new execution starts anew; a retry from the Executions list remembers this too) or change ${what}.`;
+
 /** The error of an item whose earlier try's request may have taken effect: what happened, and what to do. */
 export function maybeStartedText(kept: UncertainKickoff, request: SentRequest): { message: string; description: string } {
 	if (request === 'resume') {
 		return {
 			message: `Not sent again: an earlier try of this node sent this item's resume, which may have resumed the crew (the service answered ${kept.answered})`,
 			description:
-				'n8n\'s Retry On Fail ran the node again, but the earlier try got no answer that says whether the crew was resumed, so the resume was not sent a second time. Get Status with the Kickoff ID shows whether the crew is still paused. To send the resume anyway, run the workflow again (a new execution starts anew) or change the item.',
+				`n8n's Retry On Fail ran the node again, but the earlier try got no answer that says whether the crew was resumed, so the resume was not sent a second time. Get Status with the Kickoff ID shows whether the crew is still paused. ${SEND_ANYWAY('send the resume', 'the item')}`,
 		};
 	}
 	return {
 		message: `Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered ${kept.answered})`,
 		description:
-			'n8n\'s Retry On Fail ran the node again, but the earlier try got no kickoff ID back, so the kickoff was not sent a second time: a second kickoff would start a second crew. Look for the run in the crew\'s executions in the deployment\'s dashboard. To start the crew anyway, run the workflow again (a new execution starts anew) or change the item\'s inputs.',
+			`n8n's Retry On Fail ran the node again, but the earlier try got no kickoff ID back, so the kickoff was not sent a second time: a second kickoff would start a second crew. Look for the run in the crew's executions in the deployment's dashboard. ${SEND_ANYWAY('start the crew', "the item's inputs")}`,
 	};
 }
 
@@ -178,7 +200,7 @@ export function maybeStartedText(kept: UncertainKickoff, request: SentRequest): 
 export type TryEnding =
 	/** The crew completed, paused for a person, or may still be running: the next try reads it again, never starts it. */
 	| { next: 'reuse'; seen: boolean }
-	/** The crew failed, was stopped, or is unknown to the service: the next try starts the item again. */
+	/** The crew failed or was stopped: the next try starts the item again. */
 	| { next: 'startAgain' };
 
 function afterStop(stop: StopResult | undefined, seen: boolean): TryEnding {
@@ -198,10 +220,14 @@ export function tryEndingOf(outcome: FirstPhaseOutcome): TryEnding {
 		case 'timedOut':
 		case 'cancelled':
 			return afterStop(outcome.stop, outcome.lastStatus !== undefined);
-		case 'failed':
-		case 'stopped':
+		// A run with a kickoff ID is started again only once it has ended failed or stopped. A status
+		// read refused (400/401/403) says nothing of the run, and NOT FOUND may be a crew paused for
+		// a person before it was first seen: the next try waits on it again and reports what it reads.
 		case 'notFound':
 		case 'error':
+			return { next: 'reuse', seen: false };
+		case 'failed':
+		case 'stopped':
 			return { next: 'startAgain' };
 	}
 }

@@ -18,7 +18,7 @@ const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson']
 function normalizeFault(input) {
 	if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new TypeError('fault must be an object');
 	const f = /** @type {Record<string, any>} */ (input);
-	const known = ['route', 'spelling', 'kind', 'times', 'status', 'body', 'contentType', 'headers', 'delayMs', 'afterProcessing'];
+	const known = ['route', 'spelling', 'kind', 'times', 'status', 'body', 'contentType', 'headers', 'delayMs', 'afterProcessing', 'echoRequest'];
 	for (const key of Object.keys(f)) if (!known.includes(key)) throw new TypeError(`unknown fault field "${key}"`);
 	if (!FAULT_ROUTES.includes(f.route)) throw new TypeError(`fault.route must be one of ${FAULT_ROUTES.join(', ')}`);
 	if (f.spelling !== undefined) {
@@ -47,6 +47,9 @@ function normalizeFault(input) {
 	}
 	if (f.afterProcessing !== undefined && typeof f.afterProcessing !== 'boolean') {
 		throw new TypeError('fault.afterProcessing must be a boolean');
+	}
+	if (f.echoRequest !== undefined && (f.kind !== 'status' || typeof f.echoRequest !== 'boolean' || f.body !== undefined)) {
+		throw new TypeError('fault.echoRequest is a boolean, for a status fault without a body');
 	}
 	return /** @type {QueuedFault} */ ({ ...f, times });
 }

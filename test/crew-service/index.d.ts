@@ -467,6 +467,8 @@ export interface Fault {
 	delayMs?: number;
 	/** Process the request first (a kickoff creates its run), then fail: "the request arrived, the answer was lost". */
 	afterProcessing?: boolean;
+	/** status only: the error's message is the request body as received, as a debugging proxy's error page shows it (secrets and all). */
+	echoRequest?: boolean;
 }
 
 export interface CrewService {

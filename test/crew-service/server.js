@@ -892,19 +892,18 @@ async function startCrewService(userOptions = {}) {
 
 	/**
 	 * @param {QueuedFault} fault
+	 * @param {string} bodyText the request's body as received
 	 * @returns {Answer}
 	 */
-	function faultAnswer(fault) {
+	function faultAnswer(fault, bodyText) {
 		const headers = { 'content-type': fault.contentType || 'application/json', ...fault.headers };
 		if (fault.kind === 'emptyBody') return { status: fault.status || 200, headers, body: '' };
 		if (fault.kind === 'notJson') {
 			return { status: fault.status || 200, headers, body: fault.body !== undefined ? fault.body : DEFAULT_NOT_JSON_BODY };
 		}
 		const status = fault.status || 500;
-		const body =
-			fault.body !== undefined
-				? fault.body
-				: JSON.stringify(errors.errorBody(options.errorShape, status, errors.defaultFaultMessage(status)));
+		const message = fault.echoRequest ? bodyText : errors.defaultFaultMessage(status);
+		const body = fault.body !== undefined ? fault.body : JSON.stringify(errors.errorBody(options.errorShape, status, message));
 		return { status, headers, body };
 	}
 
@@ -982,7 +981,7 @@ async function startCrewService(userOptions = {}) {
 			return;
 		}
 		if (fault.kind === 'hang') return; // never answered; close() destroys the socket
-		deliver(res, entry, faultAnswer(fault));
+		deliver(res, entry, faultAnswer(fault, bodyText ?? ''));
 	}
 
 	/**

@@ -122,7 +122,7 @@ describe('Retry On Fail after a kickoff that may have started a crew', () => {
 		expect(crew.service.runs).toHaveLength(1);
 		expect(kickoffStatuses()).toEqual([504]);
 		expect(error?.message).toBe("Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered 504: Gateway Timeout: upstream timed out)");
-		expect(error?.description).toMatch(/executions in the deployment's dashboard.*run the workflow again \(a new execution starts anew\)/);
+		expect(error?.description).toMatch(/executions in the deployment's dashboard.*run the workflow again \(a new execution starts anew; a retry from the Executions list remembers this too\)/);
 	});
 
 	it('Kickoff and Wait with Continue On Fail, the first kickoff\'s connection dropped after the service read it: each crew started once', async () => {
@@ -184,6 +184,84 @@ describe('Retry On Fail after a kickoff that may have started a crew', () => {
 		} finally {
 			await forwarder.close();
 		}
+	});
+});
+
+describe('Retry On Fail: what the tries remember', () => {
+	const kickoffRequests = () => crew.service.requests.filter((request) => request.route === 'kickoff');
+	/** The node's context as n8n saves it with the execution. */
+	const nodeContext = (run: { data: { executionData?: { contextData?: Record<string, unknown> } } }) => run.data.executionData?.contextData?.['node:Crew'] as Record<string, unknown> | undefined;
+
+	it('an input evaluated anew on each try (a random value) is the same item: a kickoff answered 504 after the service took it is sent once', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 504, afterProcessing: true });
+		const parameters = { operation: 'kickoff', inputsMode: 'json', inputsJson: '={{ JSON.stringify({ topic: "a", nonce: Math.random() }) }}' };
+		const { error, run } = await runCrewWorkflow({ parameters, credentials: crew.credentials, retryOnFail: TWO_TRIES });
+		expect(crew.service.runs).toHaveLength(1);
+		expect(kickoffRequests()).toHaveLength(1);
+		expect(error?.message).toMatch(/^Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew \(the service answered 504/);
+		expect(error?.description).toMatch(/a retry from the Executions list remembers this too/);
+		// A run that threw keeps what it started: a retry from the Executions list reads it.
+		expect(Object.keys(nodeContext(run) ?? {})).toEqual(['crewKickoffs:0']);
+	});
+
+	it('a Kickoff that returned forgets its run\'s memory: no retry follows', async () => {
+		const { run, output } = await runCrewWorkflow({ parameters: { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "a"}' }, credentials: crew.credentials, retryOnFail: TWO_TRIES });
+		expect(output[0].json.kickoff_id).toBe(crew.service.runs[0].kickoffId);
+		expect(nodeContext(run)?.['crewKickoffs:0']).toBeUndefined();
+	});
+
+	it('Kickoff with Continue On Fail, retried while the first item is an error: the other item is output with the first try\'s whole answer', async () => {
+		// A service whose kickoff answer says more than kickoff_id; the first item fails in the node, before any request.
+		const answer = { kickoff_id: 'b6b4c9b0-0c1e-4c57-a0f5-3d1f3c9d5e21', status: 'queued', queued_at: '2026-11-26T09:00:00Z' };
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 200, body: JSON.stringify(answer) });
+		const inputsByItem = ['not json', '{"topic": "b"}'];
+		const parameters = (itemIndex: number) => ({ operation: 'kickoff', inputsMode: 'json', inputsJson: inputsByItem[itemIndex] });
+		const { output } = await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(2), retryOnFail: TWO_TRIES, continueOnFail: true });
+		expect(kickoffRequests()).toHaveLength(1);
+		expect(output[0].json.error).toBeDefined();
+		expect(output[1].json).toEqual(answer);
+	});
+
+	it('Resume with Continue On Fail, retried while the first item is an error: the other item is output with the first try\'s whole answer, resumed once', async () => {
+		const answer = { kickoff_id: '7d0e8f4a-5b0c-4d8e-9a51-2f0b9a3c6e10', status: 'resumed', message: 'Execution resumed' };
+		crew.service.injectFault({ route: 'resume', kind: 'status', status: 200, body: JSON.stringify(answer) });
+		const pausedIds = ['', '3c1d7e2a-9f4b-4e61-8a2d-5b6c7d8e9f01'];
+		const parameters = (itemIndex: number) => ({ operation: 'resume', kickoffId: pausedIds[itemIndex], taskId: 'research_task', isApprove: true, humanFeedback: 'ok' });
+		const { output } = await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(2), retryOnFail: TWO_TRIES, continueOnFail: true });
+		expect(crew.service.requests.filter((request) => request.route === 'resume')).toHaveLength(1);
+		expect(output[0].json.error).toBeDefined();
+		expect(output[1].json).toEqual({ ...answer, resumed_kickoff_id: pausedIds[1] });
+	});
+
+	it('a 502 that echoes the request: neither the API token nor the credential\'s callback bearer token is kept or said again', async () => {
+		const bearerToken = 'callback-bearer-secret-9f3a';
+		const credentials = { ...crew.credentials, bearerToken };
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 502, echoRequest: true, afterProcessing: true });
+		const parameters = { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "a"}', options: { eventStreamUrl: 'http://127.0.0.1:9/crew', eventStreamEvents: ['runFinished'] } };
+		const { error, run } = await runCrewWorkflow({ parameters, credentials, retryOnFail: TWO_TRIES });
+		expect(crew.service.runs).toHaveLength(1);
+		expect(error?.message).toMatch(/^Not sent again: .*\(the service answered 502: .*\[token hidden\]/);
+		const saved = JSON.stringify(nodeContext(run));
+		expect(saved).toContain('[token hidden]');
+		for (const secret of [bearerToken, credentials.token]) {
+			expect(saved).not.toContain(secret);
+			expect(error?.message).not.toContain(secret);
+			expect(error?.description ?? '').not.toContain(secret);
+		}
+	});
+
+	it('Wait By: Callback, a 502 that echoes the request: the execution\'s resume URL sent with the kickoff is not kept or said again', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 502, echoRequest: true, afterProcessing: true });
+		const parameters = { operation: 'kickoffAndWait', waitBy: 'callback', inputsMode: 'json', inputsJson: '{"topic": "a"}', options: { pollInterval: 0.1, timeout: 60, firstPhase: 10 } };
+		const { error, run } = await runUntilParked({ parameters, credentials: crew.credentials, retryOnFail: TWO_TRIES, webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
+		expect(crew.service.runs).toHaveLength(1);
+		// The resume URL is the execution's, under n8n's waiting-webhook base URL.
+		const resumeUrl = receiver.webhookWaitingBaseUrl;
+		expect(error?.message).toMatch(/^Not sent again: .*\(the service answered 502: .*\[token hidden\]/);
+		const saved = JSON.stringify(nodeContext(run));
+		expect(saved).toContain('[token hidden]');
+		expect(saved).not.toContain(resumeUrl);
+		expect(error?.message).not.toContain(resumeUrl);
 	});
 });
 

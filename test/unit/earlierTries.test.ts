@@ -1,4 +1,6 @@
-import { earlierKickoff, earlierTry, maybeStartedText, memoryKey, rememberEnding, rememberKickoff, requestDigest, runMemoryOf, tryEndingOf, unansweredSend } from '../../nodes/waiting/earlierTries';
+import { createHash, createHmac } from 'crypto';
+
+import { earlierKickoff, earlierTry, forgetRunMemory, maybeStartedText, memoryKey, rememberEnding, rememberKickoff, requestDigest, runMemoryOf, tryEndingOf, unansweredSend } from '../../nodes/waiting/earlierTries';
 import type { RunMemory } from '../../nodes/waiting/earlierTries';
 import type { CrewAnswer } from '../../nodes/Crew/transport/answers';
 import type { FirstPhaseOutcome } from '../../nodes/waiting/firstPhase';
@@ -18,17 +20,30 @@ describe('what the tries of a node run remember', () => {
 
 	it('gives an item its earlier kickoff only for the same request', () => {
 		const memory = {};
-		rememberKickoff(memory, 2, { kickoffId: 'k1', startedAt: 5, request: requestDigest({ inputs: { topic: 'AI' } }) });
-		expect(earlierKickoff(memory, 2, requestDigest({ inputs: { topic: 'AI' } }))?.kickoffId).toBe('k1');
-		expect(earlierKickoff(memory, 2, requestDigest({ inputs: { topic: 'ML' } }))).toBeUndefined();
-		expect(earlierKickoff(memory, 1, requestDigest({ inputs: { topic: 'AI' } }))).toBeUndefined();
+		rememberKickoff(memory, 2, { kickoffId: 'k1', startedAt: 5, request: requestDigest('key', { inputs: { topic: 'AI' } }) });
+		expect(earlierKickoff(memory, 2, requestDigest('key', { inputs: { topic: 'AI' } }))?.kickoffId).toBe('k1');
+		expect(earlierKickoff(memory, 2, requestDigest('key', { inputs: { topic: 'ML' } }))).toBeUndefined();
+		expect(earlierKickoff(memory, 1, requestDigest('key', { inputs: { topic: 'AI' } }))).toBeUndefined();
 	});
 
-	it('digests the request into 16 hex digits, files by name and size, never the body itself', () => {
-		const digest = requestDigest({ inputs: { secret: 'hunter2-long-value' } }, { mode: 'multipart', files: [{ name: 'doc', fileName: 'a.pdf', size: 3, open: () => undefined }] });
+	it('digests what the item asks for into 16 hex digits of an HMAC keyed by the deployment\'s secret, never a plain hash', () => {
+		const asked = { json: { secret: 'hunter2-long-value' }, files: [['doc', 'a.pdf', 'application/pdf', '3 B', 3]], parameters: { operation: 'kickoff' } };
+		const digest = requestDigest('token-1', asked);
 		expect(digest).toMatch(/^[0-9a-f]{16}$/);
 		expect(digest).not.toContain('hunter2');
-		expect(requestDigest({ a: 1 }, { files: [{ size: 3 }] })).not.toBe(requestDigest({ a: 1 }, { files: [{ size: 4 }] }));
+		expect(digest).toBe(createHmac('sha256', 'token-1').update(JSON.stringify(asked)).digest('hex').slice(0, 16));
+		// Whoever knows the item but not the key cannot reproduce it (a plain SHA-256 of the same text differs).
+		expect(digest).not.toBe(createHash('sha256').update(JSON.stringify(asked)).digest('hex').slice(0, 16));
+		expect(requestDigest('token-2', asked)).not.toBe(digest);
+		expect(requestDigest('token-1', { ...asked, files: [['doc', 'a.pdf', 'application/pdf', '4 B', 4]] })).not.toBe(digest);
+	});
+
+	it('forgets a run\'s memory and only that run\'s', () => {
+		const context: Record<string, unknown> = {};
+		rememberKickoff(runMemoryOf(context, 0), 0, { kickoffId: 'k1', startedAt: 1, request: 'r' });
+		rememberKickoff(runMemoryOf(context, 1), 0, { kickoffId: 'k2', startedAt: 1, request: 'r' });
+		forgetRunMemory(context, 0);
+		expect(Object.keys(context)).toEqual([memoryKey(1)]);
 	});
 
 	it.each<[string, string, FirstPhaseOutcome]>([
@@ -42,8 +57,9 @@ describe('what the tries of a node run remember', () => {
 		['cancelled and stopped', 'startAgain', { kind: 'cancelled', stop: { kind: 'stopped' } }],
 		['failed', 'startAgain', { kind: 'failed', status: status('FAILED') }],
 		['stopped elsewhere', 'startAgain', { kind: 'stopped', status: status('REVOKED') }],
-		['unknown to the service', 'startAgain', { kind: 'notFound', status: status('NOT FOUND'), reads: 4 }],
-		['a read error', 'startAgain', { kind: 'error', error: new Error('401') }],
+		// NOT FOUND may be a crew paused for a person before it was first seen; a refused read says nothing of the run.
+		['read NOT FOUND', 'reuse', { kind: 'notFound', status: status('NOT FOUND'), reads: 4 }],
+		['whose status read was refused (401)', 'reuse', { kind: 'error', error: new Error('401') }],
 	])('a crew %s: the next try does "%s"', (_, next, outcome) => {
 		expect(tryEndingOf(outcome).next).toBe(next);
 	});
@@ -56,6 +72,16 @@ describe('what the tries of a node run remember', () => {
 		rememberEnding(memory, 1, tryEndingOf({ kind: 'failed', status: status('FAILED') }));
 		rememberEnding(memory, 2, { next: 'reuse', seen: true });
 		expect(memory).toEqual({ 0: { kickoffId: 'k0', startedAt: 1, request: 'r0', seen: true } });
+	});
+
+	it('keeps a kickoff whose status read failed or read NOT FOUND, unseen as it was: the next try waits on it again, never starts it', () => {
+		const memory: RunMemory = {};
+		rememberKickoff(memory, 0, { kickoffId: 'k0', startedAt: 1, request: 'r0' });
+		rememberKickoff(memory, 1, { kickoffId: 'k1', startedAt: 1, request: 'r1', seen: true });
+		rememberEnding(memory, 0, tryEndingOf({ kind: 'error', error: new Error('403') }));
+		rememberEnding(memory, 1, tryEndingOf({ kind: 'notFound', status: status('NOT FOUND'), reads: 4 }));
+		expect(earlierTry(memory, 0, 'r0')).toEqual({ kind: 'reuse', kickoff: { kickoffId: 'k0', startedAt: 1, request: 'r0' } });
+		expect(earlierTry(memory, 1, 'r1')).toEqual({ kind: 'reuse', kickoff: { kickoffId: 'k1', startedAt: 1, request: 'r1', seen: true } });
 	});
 
 	describe('a kickoff that got no kickoff ID', () => {
@@ -81,10 +107,10 @@ describe('what the tries of a node run remember', () => {
 
 		it('an uncertain kickoff of the same item and request is not sent again; another request or item is sent', () => {
 			const memory: RunMemory = {};
-			const request = requestDigest({ inputs: { topic: 'AI' } });
+			const request = requestDigest('key', { inputs: { topic: 'AI' } });
 			rememberKickoff(memory, 1, { request, answered: '504', sentAt: 7 });
 			expect(earlierTry(memory, 1, request)).toEqual({ kind: 'maybeStarted', kickoff: { request, answered: '504', sentAt: 7 } });
-			expect(earlierTry(memory, 1, requestDigest({ inputs: { topic: 'ML' } }))).toEqual({ kind: 'send' });
+			expect(earlierTry(memory, 1, requestDigest('key', { inputs: { topic: 'ML' } }))).toEqual({ kind: 'send' });
 			expect(earlierTry(memory, 0, request)).toEqual({ kind: 'send' });
 			expect(earlierKickoff(memory, 1, request)).toBeUndefined();
 		});
@@ -103,10 +129,12 @@ describe('what the tries of a node run remember', () => {
 			const kickoff = maybeStartedText({ request: 'r', answered: '504: Gateway Timeout', sentAt: 1 }, 'kickoff');
 			expect(kickoff.message).toBe("Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered 504: Gateway Timeout)");
 			expect(kickoff.description).toMatch(/dashboard/);
-			expect(kickoff.description).toMatch(/run the workflow again \(a new execution starts anew\)/);
+			expect(kickoff.description).toMatch(/run the workflow again \(a new execution starts anew; a retry from the Executions list remembers this too\) or change the item's inputs\./);
+			expect(kickoff.description).not.toMatch(/retry(ing)? starts anew/i);
 			const resume = maybeStartedText({ request: 'r', answered: 'no answer (ECONNRESET: socket hang up)', sentAt: 1 }, 'resume');
 			expect(resume.message).toMatch(/resume, which may have resumed the crew \(the service answered no answer \(ECONNRESET/);
 			expect(resume.description).toMatch(/Get Status/);
+			expect(resume.description).toMatch(/a retry from the Executions list remembers this too\) or change the item\./);
 		});
 	});
 });

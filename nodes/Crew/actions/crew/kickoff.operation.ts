@@ -6,8 +6,7 @@ import type { OperationTools } from '../itemResults/operationTools';
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 import { deploymentOf } from '../crewStart/deployment';
 import { readItemFiles } from '../crewStart/itemFiles';
-import { startOnce, triesMemory } from '../crewStart/triesMemory';
-import { requestDigest } from '../../../waiting/earlierTries';
+import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../crewStart/triesMemory';
 
 export const description: INodeProperties[] = [startingOptions('kickoff')];
 
@@ -15,12 +14,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
 	const files = await readItemFiles(this, itemIndex);
 	const connection = await getCrewConnection(this, itemIndex);
-	let response: IDataObject = {};
-	// n8n's Retry On Fail runs every item again: an item an earlier try started gives that kickoff ID, with no second kickoff.
-	const started = await startOnce(triesMemory(this), { node: this.getNode(), itemIndex, request: requestDigest(body, files) }, tools.now, async () => {
+	// n8n's Retry On Fail runs every item again: an item an earlier try started gives that kickoff's answer again, with no second kickoff.
+	const item = { node: this.getNode(), itemIndex, request: itemRequest(this, itemIndex, connection.secret), secrets: await credentialSecrets(this, itemIndex) };
+	const started = await startOnce(triesMemory(this), item, tools.now, async () => {
 		const crew = await startCrew(this, connection, itemIndex, body, tools.sleep, files);
-		response = crew.response;
-		return crew;
+		return { kickoffId: crew.kickoffId, answer: crew.response };
 	});
-	return { ...response, kickoff_id: started.kickoffId };
+	return { ...(started.answer ?? {}), kickoff_id: started.kickoffId };
 }

@@ -12,8 +12,8 @@ import type { ItemOutcome, OperationTools } from '../itemResults/operationTools'
 import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 import { deploymentOf } from '../crewStart/deployment';
 import { readItemFiles } from '../crewStart/itemFiles';
-import { startOnce, triesMemory } from '../crewStart/triesMemory';
-import { rememberEnding, requestDigest, tryEndingOf } from '../../../waiting/earlierTries';
+import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../crewStart/triesMemory';
+import { rememberEnding, tryEndingOf } from '../../../waiting/earlierTries';
 import {
 	DEFAULT_MAX_CONCURRENT_KICKOFFS,
 	DEFAULT_POLL_INTERVAL_SECONDS,
@@ -86,7 +86,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 			const files = await readItemFiles(this, itemIndex);
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId, startedAt, seen } = await startOnce(memory, { node: this.getNode(), itemIndex, request: requestDigest(body, files) }, tools.now, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
+			const { kickoffId, startedAt, seen } = await startOnce(memory, { node: this.getNode(), itemIndex, request: itemRequest(this, itemIndex, connection.secret), secrets: await credentialSecrets(this, itemIndex) }, tools.now, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
 			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt, seen } };
 		} catch (error) {
 			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };

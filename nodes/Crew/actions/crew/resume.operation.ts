@@ -12,8 +12,8 @@ import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { optionsCollection, webhookUrlOptions } from '../crewStart/inputs.description';
 import { toItemError } from '../itemResults/itemError';
-import { startOnce, triesMemory, withUnansweredSend } from '../crewStart/triesMemory';
-import { rememberEnding, requestDigest, tryEndingOf, unansweredSend } from '../../../waiting/earlierTries';
+import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../crewStart/triesMemory';
+import { rememberEnding, tryEndingOf, unansweredSend } from '../../../waiting/earlierTries';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
@@ -142,18 +142,17 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 		isApprove: context.getNodeParameter('isApprove', itemIndex, true) as boolean,
 		...readResumeUrls(context, itemIndex),
 	});
-	let answered: IDataObject = {};
 	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
-	const sent = await startOnce(triesMemory(context), { node: context.getNode(), itemIndex, request: requestDigest(body), sends: 'resume' }, tools.now, async () => {
+	const item = { node: context.getNode(), itemIndex, request: itemRequest(context, itemIndex, connection.secret), sends: 'resume' as const, secrets: await credentialSecrets(context, itemIndex) };
+	const sent = await startOnce(triesMemory(context), item, tools.now, async () => {
 		const answer = await postAtMostOnce(context, connection, '/resume', body, tools.sleep);
 		if (!isSuccess(answer)) {
 			const error = crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
 			throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
 		}
-		answered = isPlainObject(answer.body) ? answer.body : {};
-		return { kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId };
+		return { kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId, answer: isPlainObject(answer.body) ? answer.body : {} };
 	});
-	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...answered, kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
+	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
 }
 
 /** Continues a crew paused for human input (`POST /resume`), approving or rejecting the paused task. */

@@ -1,9 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { earlierTry, maybeStartedText, rememberKickoff, runMemoryOf } from '../../../waiting/earlierTries';
+import { earlierTry, forgetRunMemory, maybeStartedText, rememberKickoff, requestDigest, runMemoryOf } from '../../../waiting/earlierTries';
 import type { NodeContext, RunMemory, SentRequest, UnansweredSend } from '../../../waiting/earlierTries';
 import { scrubSecret } from '../../transport/crewErrors';
+import { CREDENTIAL_TYPE } from '../../transport';
 
 /**
  * The run index of this call of the node: n8n-core's execute context holds it as
@@ -30,6 +31,54 @@ export function triesMemory(context: IExecuteFunctions): RunMemory {
 	return runMemoryOf(context.getContext('node') as NodeContext, runIndexOf(context));
 }
 
+/**
+ * Forgets this run's kickoffs once the node returned without an error: n8n retries a
+ * try only when it throws or its first item is an error, so none follows.
+ */
+export function forgetTries(context: IExecuteFunctions, output: INodeExecutionData[][]): void {
+	if (typeof context.getContext !== 'function') return;
+	const first = output[0]?.[0]?.json?.error;
+	if (first !== undefined && first !== null && first !== false) return;
+	forgetRunMemory(context.getContext('node') as NodeContext, runIndexOf(context));
+}
+
+/**
+ * The digest of what an item asks for (requestDigest), keyed by the credential's token:
+ * the input item as it came in and the node's parameters as written, so that it is the
+ * same on every try. `more` adds what else makes a request another (Wait By: Callback's
+ * resume URL, which names the execution).
+ */
+export function itemRequest(context: IExecuteFunctions, itemIndex: number, key: string, more?: unknown): string {
+	const item = context.getInputData()[itemIndex];
+	const files = Object.entries(item?.binary ?? {}).map(([name, file]) => [name, file.fileName, file.mimeType, file.fileSize, file.bytes]);
+	return requestDigest(key, { json: item?.json ?? null, files, parameters: context.getNode().parameters, more: more ?? null });
+}
+
+/** Every secret a text saved for the next try must not hold: the credential's, and a crew's own. */
+export function scrubAll(text: string, secrets: readonly (string | undefined)[]): string {
+	return secrets.reduce<string>((scrubbed, secret) => scrubSecret(scrubbed, secret), text);
+}
+
+/** A service answer with every secret cleared from its texts, at any depth. */
+function scrubValue(value: unknown, secrets: readonly (string | undefined)[]): unknown {
+	if (typeof value === 'string') return scrubAll(value, secrets);
+	if (Array.isArray(value)) return value.map((entry) => scrubValue(entry, secrets));
+	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, scrubValue(entry, secrets)]));
+	return value;
+}
+
+/**
+ * The Crew API credential's secrets besides the token: the callback bearer token, the
+ * human-input basic password, the legacy webhook secret and the flow signing secret.
+ */
+export async function credentialSecrets(context: IExecuteFunctions, itemIndex: number): Promise<string[]> {
+	const credentials = (await context.getCredentials(CREDENTIAL_TYPE, itemIndex).catch(() => ({}))) as IDataObject;
+	return ['token', 'bearerToken', 'basicPassword', 'metaSecret', 'signingSecret'].flatMap((name) => {
+		const value = credentials[name];
+		return typeof value === 'string' && value.trim().length >= 4 ? [value.trim()] : [];
+	});
+}
+
 /** An item's crew for this try: started now, or the one an earlier try started for the same request. */
 export interface TriedKickoff {
 	kickoffId: string;
@@ -38,6 +87,8 @@ export interface TriedKickoff {
 	earlier: boolean;
 	seen?: boolean;
 	tokenHash?: string;
+	/** The service's answer to the kickoff, now or as the earlier try kept it. */
+	answer?: IDataObject;
 }
 
 // Rides on the error a failed kickoff throws, so that startOnce learns whether it may have started a crew.
@@ -62,9 +113,14 @@ function unansweredSendOf(error: unknown): UnansweredSend | undefined {
 export interface StartOnceItem {
 	node: INode;
 	itemIndex: number;
-	/** requestDigest of what would be sent. */
+	/** itemRequest of what would be sent. */
 	request: string;
 	sends?: SentRequest;
+	/**
+	 * Secrets to clear from what is kept for the next try: the credential's, and those the
+	 * start adds for its crew (a callback token, a signed resume URL) before sending.
+	 */
+	secrets: (string | undefined)[];
 }
 
 /**
@@ -78,13 +134,13 @@ export async function startOnce(
 	memory: RunMemory,
 	item: StartOnceItem,
 	now: () => number,
-	start: () => Promise<{ kickoffId: string; tokenHash?: string }>,
+	start: () => Promise<{ kickoffId: string; tokenHash?: string; answer?: IDataObject }>,
 ): Promise<TriedKickoff> {
 	const { itemIndex, request } = item;
 	const earlier = earlierTry(memory, itemIndex, request);
 	if (earlier.kind === 'reuse') {
 		const kept = earlier.kickoff;
-		return { kickoffId: kept.kickoffId, startedAt: kept.startedAt, earlier: true, seen: kept.seen, tokenHash: kept.tokenHash };
+		return { kickoffId: kept.kickoffId, startedAt: kept.startedAt, earlier: true, seen: kept.seen, tokenHash: kept.tokenHash, answer: kept.answer as IDataObject | undefined };
 	}
 	if (earlier.kind === 'maybeStarted') {
 		const { message, description } = maybeStartedText(earlier.kickoff, item.sends ?? 'kickoff');
@@ -95,11 +151,12 @@ export async function startOnce(
 	}
 	const started = await start().catch(async (error: unknown) => {
 		const send = unansweredSendOf(error);
-		if (send?.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: send.answered, sentAt: now() });
+		if (send?.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: scrubAll(send.answered, item.secrets), sentAt: now() });
 		// The kickoff's own error, unchanged: the item's error is what it says.
 		return await Promise.reject(error);
 	});
-	const kickoff = { kickoffId: started.kickoffId, startedAt: now(), request, ...(started.tokenHash ? { tokenHash: started.tokenHash } : {}) };
+	const answer = started.answer ? (scrubValue(started.answer, item.secrets) as IDataObject) : undefined;
+	const kickoff = { kickoffId: started.kickoffId, startedAt: now(), request, ...(started.tokenHash ? { tokenHash: started.tokenHash } : {}), ...(answer ? { answer } : {}) };
 	rememberKickoff(memory, itemIndex, kickoff);
 	return { ...kickoff, earlier: false };
 }

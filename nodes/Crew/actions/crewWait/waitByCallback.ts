@@ -39,8 +39,8 @@ import { readKickoffBody, startCrew } from '../crewStart/startCrew';
 import { readItemFiles } from '../crewStart/itemFiles';
 import { deploymentOf } from '../crewStart/deployment';
 import type { DeploymentKind } from '../../../records/crewInputs';
-import { startOnce, triesMemory } from '../crewStart/triesMemory';
-import { rememberEnding, requestDigest, tryEndingOf } from '../../../waiting/earlierTries';
+import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../crewStart/triesMemory';
+import { rememberEnding, tryEndingOf } from '../../../waiting/earlierTries';
 import type { RunMemory } from '../../../waiting/earlierTries';
 
 /**
@@ -121,9 +121,13 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
 		// The request as the item asks for it, without this try's token: a crew an earlier try started keeps calling with its own.
-		const request = requestDigest({ ...body, resumeUrl }, files);
-		const started = await startOnce(memory, { node, itemIndex, request }, tools.now, async () => {
+		// The resume URL names the execution: a crew started for another one calls that one back.
+		const request = itemRequest(context, itemIndex, connection.secret, resumeUrl);
+		// The resume URL (n8n may sign it) and the crew's token are sent with the kickoff: a service answer that echoes them is not kept with them.
+		const secrets = [...(await credentialSecrets(context, itemIndex)), resumeUrl, signatureOf(resumeUrl)];
+		const started = await startOnce(memory, { node, itemIndex, request, secrets }, tools.now, async () => {
 			const token = newCallbackToken();
+			secrets.push(token);
 			const crew = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files, sender);
 			return { kickoffId: crew.kickoffId, tokenHash: hashCallbackToken(token) };
 		});
@@ -131,6 +135,15 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: started.startedAt, seen: started.seen }, tokenHash: started.tokenHash };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
+	}
+}
+
+/** The signature n8n may add to a resume URL (`?signature=…`), a secret of its own. */
+function signatureOf(resumeUrl: string): string | undefined {
+	try {
+		return new URL(resumeUrl).searchParams.get('signature') ?? undefined;
+	} catch {
+		return undefined;
 	}
 }
 
