@@ -10,7 +10,7 @@ export type CrewEvent = 'crew' | 'task' | 'step';
 const has = (payload: IDataObject, ...keys: string[]) => keys.some((key) => key in payload);
 
 /**
- * Tells the three payloads apart by their fields (docs/service-api.md#legacy-webhooks): the service
+ * Tells the three payloads apart by their fields (docs/development/service-api.md#legacy-webhooks): the service
  * posts them all the same way, and users may paste one URL into all three
  * webhook options.
  */

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sameSecret } from './callbackAuth';
 import { isPlainObject } from '../records/plainObject';
 
-/** The vendor's recommended replay window (FHITL-Jan12, docs/service-api.md#flow-feedback-requests): 5 minutes. */
+/** The vendor's recommended replay window (FHITL-Jan12, docs/development/service-api.md#flow-feedback-requests): 5 minutes. */
 export const SIGNATURE_MAX_AGE_SECONDS = 300;
 
 /** Header names as n8n gives them, lower-case. Both documented spellings, current first. */

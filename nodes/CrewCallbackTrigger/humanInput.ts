@@ -25,7 +25,7 @@ const ID_PATTERN = /^[\w.:-]{1,200}$/;
 
 /**
  * The check a human-input call without Authorization gets (the hosted service
- * sends none, docs/service-api.md#human-input-for-crews): it must name one kickoff, as an id can look (its
+ * sends none, docs/development/service-api.md#human-input-for-crews): it must name one kickoff, as an id can look (its
  * `kickoff_id` and `execution_id` the same when both are there), and a task.
  * Nothing proves the service sent it; the workflow confirms with Get Status.
  * Returns why the call is refused, or undefined.

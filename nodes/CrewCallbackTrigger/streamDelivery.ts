@@ -19,7 +19,7 @@ export function isStreamDelivery(body: IDataObject): boolean {
 
 /**
  * The events of one delivery, in the order they happened: the service sends
- * them unordered (docs/service-api.md#event-streaming), so they are sorted by timestamp (events without one
+ * them unordered (docs/development/service-api.md#event-streaming), so they are sorted by timestamp (events without one
  * last, ties in arrival order), and an id seen twice is kept once. Entries
  * that are not objects are dropped; an event without a type is kept as "unknown".
  */

@@ -5,7 +5,7 @@ import { isAbsoluteHttpUrl } from '../records/urlOptions';
 import { isPlainObject } from '../records/plainObject';
 
 /**
- * A flow feedback request's callback_url carries its own token (docs/service-api.md#flow-feedback-requests), so it is
+ * A flow feedback request's callback_url carries its own token (docs/development/service-api.md#flow-feedback-requests), so it is
  * as secret as a password: it is sent to, never shown. Messages name its host only.
  */
 export function callbackHost(callbackUrl: string): string {
@@ -26,7 +26,7 @@ export function readCallbackUrl(value: unknown): string {
 	);
 }
 
-/** The answer's body (docs/service-api.md#flow-feedback-requests: `feedback` required, `source` optional). */
+/** The answer's body (docs/development/service-api.md#flow-feedback-requests: `feedback` required, `source` optional). */
 export function feedbackBody(feedback: unknown): IDataObject {
 	const text = typeof feedback === 'string' ? feedback.trim() : '';
 	if (text === '') {

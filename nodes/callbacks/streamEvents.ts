@@ -1,6 +1,6 @@
 /**
  * The event types of the service's Event Streaming, as its documentation publishes
- * them (docs/service-api.md#event-streaming), in the groups the Crew node requests and the
+ * them (docs/development/service-api.md#event-streaming), in the groups the Crew node requests and the
  * Crew Trigger filters by. Names on older or translated pages that exist nowhere in
  * CrewAI's source (crew_step_started, crew_execution_completed, …) are left out on
  * purpose: the service would never send them.

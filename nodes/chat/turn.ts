@@ -61,7 +61,7 @@ async function historyOf(requests: ChatRequests): Promise<HistoryRead> {
 }
 
 /**
- * One turn as the vendor's client runs it (docs/service-api.md#chat-with-a-conversational-flow):
+ * One turn as the vendor's client runs it (docs/development/service-api.md#chat-with-a-conversational-flow):
  * the history first; a turn still running is attached to rather than sent over;
  * the message is sent once and never again; the frames are read, a broken stream
  * resumed from the last frame id; a 409 on attach means the turn may be over, so

@@ -41,16 +41,16 @@ export interface CrewStatus extends IDataObject {
 	next_step?: string;
 }
 
-// The hosted service speaks two dialects (docs/service-api.md#two-shapes-one-reading-rule): Celery-like upper-case
+// The hosted service speaks two dialects (docs/development/service-api.md#two-shapes-one-reading-rule): Celery-like upper-case
 // `state` values, and the documented lower-case `status` values.
 const COMPLETED_STATES = new Set(['success', 'completed']);
 const FAILED_STATES = new Set(['failed', 'failure', 'error']);
-// REVOKED is the hosted service's word for a run stopped through POST /stop (docs/service-api.md#stopping-a-run); the vendor's
+// REVOKED is the hosted service's word for a run stopped through POST /stop (docs/development/service-api.md#stopping-a-run); the vendor's
 // client counts it a failure, but nothing failed: a person or a workflow ended it.
 const STOPPED_STATES = new Set(['revoked', 'stopped', 'cancelled', 'canceled', 'aborted']);
 const PENDING_STATES = new Set(['pending', 'queued']);
 // Live, `NOT FOUND` (a 200) answers an unknown id, a run not registered yet, and a
-// run paused for human input (docs/service-api.md#not-found-is-a-200): its own outcome, never pending.
+// run paused for human input (docs/development/service-api.md#not-found-is-a-200): its own outcome, never pending.
 const NOT_FOUND_STATES = new Set(['not found', 'not_found', 'notfound']);
 // The hosted service pauses a crew for human input under a spelling nobody
 // has published; these words are what such a state would carry.
@@ -124,7 +124,7 @@ function asFlowState(value: unknown): IDataObject | undefined {
 /**
  * A completed flow's state: an object whose `id` is a UUID (every crewAI flow
  * state has one). A finished flow's record was seen holding it in `result` and
- * `result_json` (docs/service-api.md#result-error-usage-progress-flow-state); `result.state` is the place beside the
+ * `result_json` (docs/development/service-api.md#result-error-usage-progress-flow-state); `result.state` is the place beside the
  * documented `result.output`. A crew's structured output is taken for a state
  * only if it has a UUID `id` as well.
  */

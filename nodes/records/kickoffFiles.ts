@@ -7,7 +7,7 @@ import { isAbsoluteHttpUrl } from './urlOptions';
  * The Files parameters of Kickoff and Kickoff and Wait, read and checked before
  * any request: which crew file field gets which of the item's binary properties,
  * or which URL. The service's kickoff takes files three ways
- * (docs/service-api.md#files); all three name a file by the crew's field.
+ * (docs/development/service-api.md#files); all three name a file by the crew's field.
  */
 
 /** How the files travel: in the kickoff's own multipart body, uploaded with `POST /files` first, or as URLs. */

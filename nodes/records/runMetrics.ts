@@ -10,7 +10,7 @@ export interface CrewUsage extends IDataObject {
 
 /**
  * How far a run has come. Crews count tasks and know their total; flows count
- * steps and never know a total (docs/service-api.md#result-error-usage-progress-flow-state), so `total` is null
+ * steps and never know a total (docs/development/service-api.md#result-error-usage-progress-flow-state), so `total` is null
  * there and a reader shows a count, not a fraction.
  */
 export interface CrewProgress extends IDataObject {

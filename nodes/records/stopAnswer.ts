@@ -3,7 +3,7 @@ import type { CrewState } from './crewStatus';
 import { isPlainObject } from './plainObject';
 
 /**
- * What an answer to `POST /stop/{kickoff_id}` means (docs/service-api.md#stopping-a-run;
+ * What an answer to `POST /stop/{kickoff_id}` means (docs/development/service-api.md#stopping-a-run;
  * documented, never seen answered live, so every answer is read
  * defensively):
  * - `stopped`: any 2xx (documented: 200 `{"status": "stopped", "kickoffId": …}`).

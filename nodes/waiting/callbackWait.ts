@@ -16,7 +16,7 @@ import { isPlainObject } from '../records/plainObject';
 export const CALLBACK_EVENT_TYPES = ['crew_kickoff_completed', 'crew_kickoff_failed'] as const;
 
 /**
- * The events that end a flow (docs/service-api.md#event-streaming): `flow_finished`, and for a failure
+ * The events that end a flow (docs/development/service-api.md#event-streaming): `flow_finished`, and for a failure
  * `method_execution_failed` (published) and `flow_failed` (in crewAI's source only).
  * Asked for instead of the crew's: crews inside a flow send their own
  * `crew_kickoff_completed`, which is not the flow's end.

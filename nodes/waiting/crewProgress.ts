@@ -48,7 +48,7 @@ function plural(n: number, noun: string): string {
 /**
  * How far the run has come, as a person reads it. Crews count tasks of a known total
  * ("1 of 3 tasks done"); flows count steps and never know a total
- * (docs/service-api.md#result-error-usage-progress-flow-state), so a flow shows a count and never "of N".
+ * (docs/development/service-api.md#result-error-usage-progress-flow-state), so a flow shows a count and never "of N".
  */
 function describeProgress(progress: CrewProgress): string | undefined {
 	const { unit, completed, total, current, current_agent: agent } = progress;

@@ -2,7 +2,7 @@ import type { CrewStatus } from '../records/crewStatus';
 
 /**
  * The live service answers 200 `NOT FOUND` for three different things
- * (docs/service-api.md#not-found-is-a-200): a kickoff id it does not know, a run right after its
+ * (docs/development/service-api.md#not-found-is-a-200): a kickoff id it does not know, a run right after its
  * kickoff that is not registered yet ("a few reads may say it too"), and a run
  * waiting for human input (never `PAUSED`). One record cannot tell them apart;
  * what the wait has seen of the run before can. Pure, so the decision is tested

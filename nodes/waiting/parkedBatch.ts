@@ -76,7 +76,7 @@ function idText(value: unknown): string | undefined {
 /**
  * Reads a call as the live service's human-input call, `{kickoff_id, execution_id,
  * task_id, task_output, meta}`, which carries no Authorization
- * (docs/service-api.md#human-input-for-crews): undefined for any other body (a stream call has `events` or a `type`).
+ * (docs/development/service-api.md#human-input-for-crews): undefined for any other body (a stream call has `events` or a `type`).
  * Nothing authenticates it, so all it may do is name a crew this batch awaits, whose
  * pause a status read then confirms. The documented call has only `execution_id`.
  */

@@ -4,7 +4,7 @@
 const { randomUUID } = require('node:crypto');
 
 /**
- * A deployed conversational flow's chat API (docs/service-api.md#chat-with-a-conversational-flow):
+ * A deployed conversational flow's chat API (docs/development/service-api.md#chat-with-a-conversational-flow):
  * `/inspect`, `/chat/start`, `/chat/{id}/message`, the turn's frames as
  * Server-Sent Events at `/chat/{id}/stream/events`, `/chat/{id}/history`.
  * Sessions remember their turns; the flow's reply names the message and how

@@ -72,7 +72,7 @@ function validationErrorBody(shape, message) {
 }
 
 const NOT_WAITING_MESSAGE = 'Execution is not waiting for human input';
-// The answers of an accepted /resume (docs/service-api.md#post-resume: status "resumed" or "retrying").
+// The answers of an accepted /resume (docs/development/service-api.md#post-resume: status "resumed" or "retrying").
 const RESUMED = Object.freeze({ status: 'resumed', message: 'Execution resumed successfully' });
 const RETRYING = Object.freeze({ status: 'retrying', message: 'Task will be retried with feedback' });
 

@@ -7,7 +7,7 @@ const { fileResultLine } = require('./fileRecords');
 /** @typedef {import('./index').FlowRun} FlowRun */
 /** @typedef {import('./index').FlowState} FlowState */
 
-// The service takes state ids as UUIDs (docs/service-api.md#post-kickoff: restoreFromStateId; the 422 for inputs.id).
+// The service takes state ids as UUIDs (docs/development/service-api.md#post-kickoff: restoreFromStateId; the 422 for inputs.id).
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** @param {unknown} value */
@@ -16,7 +16,7 @@ function isUuid(value) {
 }
 
 /**
- * The vendor's 422 for an `inputs.id` that is not a UUID (docs/service-api.md#post-kickoff), word for word.
+ * The vendor's 422 for an `inputs.id` that is not a UUID (docs/development/service-api.md#post-kickoff), word for word.
  * @param {string} field
  * @param {string} value
  */
@@ -125,7 +125,7 @@ function flowOf(run) {
 }
 
 /**
- * A deployed flow (option `deployment: 'flow'`), as the "Live" facts of docs/service-api.md saw one:
+ * A deployed flow (option `deployment: 'flow'`), as the "Live" facts of docs/development/service-api.md saw one:
  * `GET /inputs` lists its state fields, `id` among them, none required; `{"inputs": {}}` runs on
  * the defaults; values keep their JSON types and a wrong type fails the run (a list given as the
  * text "[]" made the run FAILED). Types are the Python annotations a crewAI state model would have.
@@ -210,7 +210,7 @@ function flowResultText(state) {
 }
 
 /**
- * The live status record of a deployed flow (docs/service-api.md, the "Live" facts):
+ * The live status record of a deployed flow (docs/development/service-api.md, the "Live" facts):
  * `state` upper case, `status` a message ("Task is Running", the exception text on FAILED, null
  * on SUCCESS), `result` the final method's text (no state object), `result_json` null, and
  * `progress` counting steps with no total.

@@ -1,6 +1,6 @@
 /**
  * Reference Crew Execution Service: a real HTTP server on loopback that
- * implements the service's API as docs/service-api.md records it: the contract,
+ * implements the service's API as docs/development/service-api.md records it: the contract,
  * the documented shapes and the live dialect, with switchable faults.
  * The implementation is plain CommonJS in this folder; this file is its API.
  */
@@ -39,7 +39,7 @@ export interface UploadRecord {
 export type ChatRoute = 'inspect' | 'chatStart' | 'chatMessage' | 'chatStream' | 'chatHistory';
 
 /**
- * A deployed conversational flow (docs/service-api.md#chat-with-a-conversational-flow). The flow's reply to the
+ * A deployed conversational flow (docs/development/service-api.md#chat-with-a-conversational-flow). The flow's reply to the
  * n-th message of a session is `Reply n to "<message>": this session has n message(s) from you.`
  */
 export interface ChatOptions {
@@ -167,7 +167,7 @@ export interface CrewServiceOptions {
 	errorShape?: 'documented' | 'fastapi';
 	/**
 	 * 'documented' → the contract and the vendor's documents (every other option as set);
-	 * 'live' → what the "Live" facts of docs/service-api.md say the hosted
+	 * 'live' → what the "Live" facts of docs/development/service-api.md say the hosted
 	 * service answers today (its status records, NOT FOUND, error bodies, resume, flows).
 	 * Default 'documented'.
 	 */
@@ -203,7 +203,7 @@ export interface CrewServiceOptions {
 	 */
 	coldStartMs?: number;
 	/**
-	 * `POST /stop/{kickoff_id}` (docs/service-api.md#stopping-a-run): true (default) serves it;
+	 * `POST /stop/{kickoff_id}` (docs/development/service-api.md#stopping-a-run): true (default) serves it;
 	 * false is a deployment without the route, answered by FastAPI's router before auth, 404
 	 * `{"detail": "Not Found"}`; 'methodNotAllowed' answers 405 `{"detail": "Method Not Allowed"}`,
 	 * as FastAPI does for a known path without that method.
@@ -399,7 +399,7 @@ export interface CrewWebhookPayload {
 	/** 320 prompt + 110 completion tokens per step run (6 steps, +2 per rejected resume). */
 	token_usage: { total_tokens: number; prompt_tokens: number; completion_tokens: number };
 	meta: unknown;
-	/** Only for a failed run (not documented: no failure payload is shown, docs/service-api.md#legacy-webhooks): the failure text. */
+	/** Only for a failed run (not documented: no failure payload is shown, docs/development/service-api.md#legacy-webhooks): the failure text. */
 	error?: string;
 }
 
@@ -412,7 +412,7 @@ export interface HumanInputPayload {
 
 /**
  * Dialect 'live': sent to the kickoff's top-level humanInputWebhookUrl as a run pauses, with no
- * Authorization header (docs/service-api.md, "Live"). task_id is a UUID (one per task and run), which
+ * Authorization header (docs/development/service-api.md, "Live"). task_id is a UUID (one per task and run), which
  * the live /resume takes as taskId (the task's name is taken too). execution_id is the kickoff_id.
  */
 export interface LiveHumanInputPayload {

@@ -6,7 +6,7 @@ const { flowOf } = require('./flows');
 /** @typedef {import('./index').Run} Run */
 
 /**
- * The hosted service as the "Live" facts of docs/service-api.md
+ * The hosted service as the "Live" facts of docs/development/service-api.md
  * (the vendor's live tests of 2026-10-01) say it answers today: `options.dialect`
  * 'live'. Status records in the platform-guide shape, NOT FOUND as a 200, the
  * error bodies seen live. Pure functions of a run and the clock; server.js
@@ -16,7 +16,7 @@ const { flowOf } = require('./flows');
 // What an unknown kickoff id, a run not registered yet and a run paused for human input all read live.
 const NOT_FOUND_RECORD = Object.freeze({ state: 'NOT FOUND' });
 
-// Live error bodies, word for word (docs/service-api.md#errors).
+// Live error bodies, word for word (docs/development/service-api.md#errors).
 const WRONG_TOKEN_BODY = Object.freeze({ detail: 'Invalid or missing authentication credentials' });
 const NO_AUTHORIZATION_BODY = Object.freeze({ detail: 'Not authenticated' });
 // FastAPI's own answer to a body it cannot parse, as the vendor saw it: plain text.
@@ -94,7 +94,7 @@ function eventsOf(run, at, tasks) {
 
 /**
  * The status record in the platform-guide shape live deployments return. A run
- * paused for human input reads NOT FOUND (never PAUSED, docs/service-api.md#not-found-is-a-200).
+ * paused for human input reads NOT FOUND (never PAUSED, docs/development/service-api.md#not-found-is-a-200).
  * @param {Run} run
  * @param {{ phase: 'pending' } | { phase: 'running', completedTasks: number } | { phase: 'paused', taskIndex: number } | { phase: 'finished' }} at
  * @param {number} now

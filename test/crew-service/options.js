@@ -14,7 +14,7 @@ const ENUMS = {
 	statusPaths: ['both', 'contract', 'wild'],
 	errorShape: ['documented', 'fastapi'],
 	webhookTargets: ['loopback', 'any'],
-	// documented: the contract and the documents' answers; live: as the "Live" facts of docs/service-api.md (2026-10-01) say the hosted service answers.
+	// documented: the contract and the documents' answers; live: as the "Live" facts of docs/development/service-api.md (2026-10-01) say the hosted service answers.
 	dialect: ['documented', 'live'],
 	// crew: the crew of runs.js (a run can still be a persisted flow by its plan); flow: a deployed flow (flows.js).
 	deployment: ['crew', 'flow'],

@@ -369,7 +369,7 @@ function celeryStateOf(run, now) {
 const liveTaskIds = new WeakMap();
 
 /**
- * The live service's id of a run's task: a UUID, not the task's name (docs/service-api.md#human-input-for-crews).
+ * The live service's id of a run's task: a UUID, not the task's name (docs/development/service-api.md#human-input-for-crews).
  * One per task and run, so a resumed run's pause has a new one.
  * @param {Run} run
  * @param {number} taskIndex 0-based
@@ -450,7 +450,7 @@ function webhookPayload(run, event) {
 		result_json: failed ? null : run.plan.resultJson,
 		token_usage: { total_tokens: promptTokens + completionTokens, prompt_tokens: promptTokens, completion_tokens: completionTokens },
 		meta,
-		// Not documented (no failure payload is shown, docs/service-api.md#legacy-webhooks): the failure text, as the status record gives it.
+		// Not documented (no failure payload is shown, docs/development/service-api.md#legacy-webhooks): the failure text, as the status record gives it.
 		...(failed ? { error: run.plan.error } : {}),
 	};
 }
@@ -474,7 +474,7 @@ function statusRecord(run, now, shape) {
 }
 
 /**
- * The vendor's documented shape (docs/service-api.md#two-shapes-one-reading-rule, documented).
+ * The vendor's documented shape (docs/development/service-api.md#two-shapes-one-reading-rule, documented).
  * @param {Run} run
  * @param {ReturnType<typeof phaseAt>} at
  */
@@ -514,14 +514,14 @@ function contractRecord(run, at) {
 }
 
 /**
- * What public clients actually parse (docs/service-api.md#two-shapes-one-reading-rule, Celery-like states).
+ * What public clients actually parse (docs/development/service-api.md#two-shapes-one-reading-rule, Celery-like states).
  * @param {Run} run
  * @param {ReturnType<typeof phaseAt>} at
  */
 function wildRecord(run, at) {
 	if (at.phase === 'pending') return { state: 'PENDING' };
 	if (at.phase === 'paused') {
-		// A paused state exists but its spelling is not published (docs/service-api.md#two-shapes-one-reading-rule); this one follows the contract's.
+		// A paused state exists but its spelling is not published (docs/development/service-api.md#two-shapes-one-reading-rule); this one follows the contract's.
 		return { state: 'PENDING_HUMAN_INPUT', task_id: TASKS[at.taskIndex].id, result: taskOutput(run, at.taskIndex) };
 	}
 	if (at.phase === 'running') {
@@ -536,7 +536,7 @@ function wildRecord(run, at) {
 	if (plan.outcome === 'failure') return { state: 'FAILURE', result: plan.error };
 	if (plan.outcome === 'revoked') return { state: 'REVOKED' };
 	const flow = flowOf(run);
-	// As a finished flow was seen answering (docs/service-api.md#result-error-usage-progress-flow-state): result and result_json hold its final state.
+	// As a finished flow was seen answering (docs/development/service-api.md#result-error-usage-progress-flow-state): result and result_json hold its final state.
 	if (flow) return { state: 'SUCCESS', result: structuredClone(flow.state), result_json: structuredClone(flow.state) };
 	const result = finalResult(run);
 	return {

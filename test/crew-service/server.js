@@ -529,7 +529,7 @@ async function startCrewService(userOptions = {}) {
 		const flowDeployment = options.deployment === 'flow';
 		const { meta } = body;
 		// A flow takes a bare body without the inputs wrapper and silently runs on its defaults; a live
-		// crew reads it as one with no inputs, so its 422 names them (docs/service-api.md, "Live").
+		// crew reads it as one with no inputs, so its 422 names them (docs/development/service-api.md, "Live").
 		const inputs = (flowDeployment || isLive) && body.inputs === undefined ? {} : body.inputs;
 		if (!isPlainObject(inputs)) return invalid('"inputs" must be an object');
 		// A flow's state fields keep their JSON types; a crew's inputs are prompt text.
@@ -675,7 +675,7 @@ async function startCrewService(userOptions = {}) {
 		entry.body = redactCallbackSecrets(body);
 		try {
 			if (options.dialect !== 'live') return readCallbackConfig(body);
-			// Live, the top-level string is what the service calls (docs/service-api.md#human-input-for-crews); the documented object is ignored, as FastAPI ignores unknown fields.
+			// Live, the top-level string is what the service calls (docs/development/service-api.md#human-input-for-crews); the documented object is ignored, as FastAPI ignores unknown fields.
 			const config = readCallbackConfig({ ...body, humanInputWebhook: undefined });
 			const url = body.humanInputWebhookUrl;
 			if (url !== undefined && typeof url !== 'string') return '"humanInputWebhookUrl" must be a string';
@@ -768,7 +768,7 @@ async function startCrewService(userOptions = {}) {
 	}
 
 	/**
-	 * POST /resume as the live service answered it (docs/service-api.md, "Live"):
+	 * POST /resume as the live service answered it (docs/development/service-api.md, "Live"):
 	 * `executionId` and `taskId` required (camelCase; FastAPI's 422 "Field required"
 	 * naming them), the feedback and approval read in either spelling (approval
 	 * true when neither is sent: ours), and always `200 {"kickoff_id": "<new id>"}`,
@@ -836,7 +836,7 @@ async function startCrewService(userOptions = {}) {
 	}
 
 	/**
-	 * POST /stop/{kickoff_id}, as the vendor documents it (docs/service-api.md#stopping-a-run),
+	 * POST /stop/{kickoff_id}, as the vendor documents it (docs/development/service-api.md#stopping-a-run),
 	 * the same in every dialect and error shape: a run not ended yet (pending,
 	 * running, or paused for human input) ends now as REVOKED and calls nobody again; a run that
 	 * has ended is refused with its state; an unknown id gets the documented 404.

@@ -1,4 +1,4 @@
-// Every relative link and #anchor in README.md, CHANGELOG.md and docs/*.md resolves, and the
+// Every relative link and #anchor in README.md, CHANGELOG.md and docs/**/*.md resolves, and the
 // README stays short enough to read in five minutes. Anchors follow GitHub's heading slugs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -64,12 +64,17 @@ export function brokenLinks(file: string, readFile = (f: string) => fs.readFileS
 	return broken;
 }
 
+/** The .md files of a docs folder; the contributors' pages sit in docs/development/. */
+function markdownIn(folder: string): string[] {
+	return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(folder, entry.name);
+		if (entry.isDirectory()) return markdownIn(full);
+		return entry.name.endsWith('.md') ? [full] : [];
+	});
+}
+
 function documents(): string[] {
-	const docs = fs
-		.readdirSync(path.join(ROOT, 'docs'))
-		.filter((f) => f.endsWith('.md'))
-		.map((f) => path.join(ROOT, 'docs', f));
-	return [path.join(ROOT, 'README.md'), path.join(ROOT, 'CHANGELOG.md'), ...docs];
+	return [path.join(ROOT, 'README.md'), path.join(ROOT, 'CHANGELOG.md'), ...markdownIn(path.join(ROOT, 'docs'))];
 }
 
 describe('the docs', () => {

@@ -33,7 +33,7 @@ function occurrences(pattern: RegExp): Array<{ where: string; match: RegExpMatch
 
 describe('citations in the code and its tests', () => {
 	it('name sections of docs/ pages that exist', () => {
-		const cited = occurrences(/\bdocs\/([a-z0-9-]+\.md)#([\p{L}\p{N}_-]+)/gu);
+		const cited = occurrences(/\bdocs\/((?:[a-z0-9-]+\/)*[a-z0-9-]+\.md)#([\p{L}\p{N}_-]+)/gu);
 		expect(cited.length).toBeGreaterThan(20);
 		const broken = cited
 			.filter(({ match: [, page, anchor] }) => {

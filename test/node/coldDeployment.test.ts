@@ -3,7 +3,7 @@ import { useCrewService } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/crewWorkflow';
 
 // A deployment idle for a while answers its first call slowly ("first call times out,
-// the next one works", docs/service-api.md#base-url-and-authentication). The reference service's coldStartMs takes the
+// the next one works", docs/development/service-api.md#base-url-and-authentication). The reference service's coldStartMs takes the
 // first request at once (a kickoff starts its run) and answers it that much later.
 const crew = useCrewService({ dialect: 'live' });
 

@@ -6,7 +6,7 @@ import { callCrewTool } from '../helpers/crewTool';
 import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
 
 // The node against the reference service in its live dialect: what a real user's
-// deployment answers today (docs/service-api.md, the "Live" facts).
+// deployment answers today (docs/development/service-api.md, the "Live" facts).
 const crew = useCrewService({ dialect: 'live' });
 
 const waitFor = (inputsJson: string, options: object = {}) => ({

@@ -1,7 +1,7 @@
 /**
  * Resume against the reference service in its live dialect, where POST /resume
  * takes camelCase fields and answers the resumed run's own, new kickoff id
- * (docs/service-api.md, the "Live" facts).
+ * (docs/development/service-api.md, the "Live" facts).
  */
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';

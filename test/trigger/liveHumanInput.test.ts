@@ -1,5 +1,5 @@
 /**
- * Human input as the hosted service does it today (docs/service-api.md, "Live"), end
+ * Human input as the hosted service does it today (docs/development/service-api.md, "Live"), end
  * to end over real HTTP: the Crew node kicks off with Human Input Webhook URL, the
  * reference service in its live dialect calls the top-level humanInputWebhookUrl
  * with no Authorization, a loopback receiver hands the request to the Crew

@@ -159,7 +159,7 @@ describe('progressText', () => {
 });
 
 /**
- * Live records as the "Live" facts of docs/service-api.md describe them (the vendor's live tests of
+ * Live records as the "Live" facts of docs/development/service-api.md describe them (the vendor's live tests of
  * 2026-10-01): `state` upper case, `status` a message ("Task is Running"), `progress` with
  * the current task and agent, and the 100 most recent `events` on every read.
  */

@@ -1,6 +1,6 @@
 import { carriesSecret, classifyCrewEvent, toTriggerItem } from '../../nodes/CrewCallbackTrigger/crewWebhook';
 
-// The three legacy payloads (docs/service-api.md#legacy-webhooks).
+// The three legacy payloads (docs/development/service-api.md#legacy-webhooks).
 const step = { prompt: 'p', thought: 't', tool: 'search', tool_input: 'q', result: 'r', kickoff_id: 'k1', meta: { run: 1 } };
 const task = { description: 'd', name: 'research_task', expected_output: 'e', summary: 's', agent: 'Researcher', output: 'o', output_json: null, kickoff_id: 'k1', meta: null };
 const crew = { kickoff_id: 'k1', result: 'Final', result_json: { a: 1 }, token_usage: { total_tokens: 3, prompt_tokens: 2, completion_tokens: 1 }, meta: { run: 1 } };

@@ -131,7 +131,7 @@ export const INPUTS_ID_ADVICE =
  * one about `inputs.id` (the service's message names it) points to Restore From State ID.
  */
 export function adviceFor(action: CrewAction, statusCode: number, missingInputs: readonly string[] = [], serviceMessage = ''): string {
-	// The live service's answer to a request with no Authorization header at all (docs/service-api.md#errors).
+	// The live service's answer to a request with no Authorization header at all (docs/development/service-api.md#errors).
 	if (statusCode === 401 && /^not authenticated\.?$/i.test(serviceMessage.trim())) return EMPTY_TOKEN;
 	if (action === 'kickoff' && statusCode === 422 && missingInputs.length > 0) {
 		return `Give values for: ${missingInputs.join(', ')}. Get Inputs lists every input the crew expects.`;
@@ -191,7 +191,7 @@ export function networkFailureError(node: INode, failure: NetworkFailure, contex
 		advice = 'The request may have reached the service, so the crew may or may not have started; it was not sent again, because a second kickoff starts a second run. Check the crew\'s executions in the dashboard before starting it again.';
 	}
 	if (context.action === 'kickoff' && (failure.code === 'ETIMEDOUT' || failure.code === 'ECONNABORTED')) {
-		// A cold deployment answers its first call slowly (docs/service-api.md#base-url-and-authentication): the run may well be under way.
+		// A cold deployment answers its first call slowly (docs/development/service-api.md#base-url-and-authentication): the run may well be under way.
 		summary = `The crew service${where} did not answer the kickoff in time; the crew may have started`;
 		advice =
 			'The kickoff was not sent again, because a second kickoff starts a second run. Before running again, check whether it started: the crew\'s executions in the dashboard (or Get Status, with a kickoff ID a Crew Trigger received). A deployment that was idle can take minutes to answer its first call; raise Kickoff Timeout in this node\'s options if this happens often.';
@@ -209,7 +209,7 @@ export const NOT_FOUND_ADVICE =
 	'Check the kickoff ID (the kickoff_id a Kickoff returned) and that the credential\'s Base URL is the address of the crew that ran it: each crew knows only its own kickoffs. The hosted service also answers NOT FOUND for a run that waits for human input: if this run was running, Resume it or look at it in the crew\'s dashboard.';
 
 /**
- * The live service's 200 `NOT FOUND` (docs/service-api.md#not-found-is-a-200) for Get Status: not found, the
+ * The live service's 200 `NOT FOUND` (docs/development/service-api.md#not-found-is-a-200) for Get Status: not found, the
  * kickoff ID and the Base URL to check, as for a 404.
  */
 export function notFoundStatusError(node: INode, context: ErrorContext & { kickoffId: string }): NodeApiError {

@@ -16,7 +16,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /**
  * The first request to a base URL that this process has not heard from: a deployment
  * idle for a while answers its first call slowly ("first call times out, the next one
- * works", docs/service-api.md#base-url-and-authentication), so it gets minutes; once the service has answered, reads go back
+ * works", docs/development/service-api.md#base-url-and-authentication), so it gets minutes; once the service has answered, reads go back
  * to their short timeouts.
  */
 export const COLD_START_TIMEOUT_MS = 180_000;

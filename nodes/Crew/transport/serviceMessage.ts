@@ -59,7 +59,7 @@ export function readMissingInputs(body: unknown): string[] {
 	if (isPlainObject(details) && Array.isArray(details.missing_inputs)) {
 		return details.missing_inputs.filter((name): name is string => typeof name === 'string');
 	}
-	// Live: `{"detail": "Missing inputs: audience, topic"}`, a plain string (docs/service-api.md#errors).
+	// Live: `{"detail": "Missing inputs: audience, topic"}`, a plain string (docs/development/service-api.md#errors).
 	const listed = typeof body.detail === 'string' ? /^\s*missing (?:required )?inputs?\s*:\s*(.+)$/i.exec(body.detail)?.[1] : undefined;
 	if (listed !== undefined) {
 		return listed

@@ -2,7 +2,7 @@ import type { CrewService } from '..';
 import { call, kickoff } from './client';
 import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
-// Persisted flows in the reference service (docs/service-api.md#post-kickoff, restoreFromStateId):
+// Persisted flows in the reference service (docs/development/service-api.md#post-kickoff, restoreFromStateId):
 // restoreFromStateId forks, inputs.id (deprecated) resumes, an unknown id starts fresh.
 
 const UNKNOWN_ID = '123e4567-e89b-42d3-a456-426614174000';
@@ -126,7 +126,7 @@ describe('reference service: persisted flows', () => {
 	});
 });
 
-// A deployed flow (option deployment: 'flow'), as the "Live" facts of docs/service-api.md saw one.
+// A deployed flow (option deployment: 'flow'), as the "Live" facts of docs/development/service-api.md saw one.
 describe('reference service: a deployed flow', () => {
 	let service: CrewService;
 	let clock: ReturnType<typeof fakeClock>;

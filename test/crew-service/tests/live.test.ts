@@ -2,7 +2,7 @@ import type { CrewService } from '..';
 import { call, kickoff as kickoffWith } from './client';
 import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
-// The live dialect answers as the "Live" facts of docs/service-api.md
+// The live dialect answers as the "Live" facts of docs/development/service-api.md
 // say; these tests pin it, since the node's live tests trust it.
 
 const start = closedAfterEach();

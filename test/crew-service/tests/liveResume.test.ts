@@ -3,7 +3,7 @@ import { call, kickoff as kickoffWith } from './client';
 import { closedAfterEach, fakeClock } from './crewServiceTesting';
 import { useReceivers } from './receivers';
 
-// The reference service's live dialect for human input (docs/service-api.md, the "Live" facts):
+// The reference service's live dialect for human input (docs/development/service-api.md, the "Live" facts):
 // the top-level humanInputWebhookUrl called with no Authorization
 // and a UUID task_id, and POST /resume taking executionId/taskId and answering a NEW
 // kickoff id. The documented dialect's /resume is pinned in webhooks.test.ts.

@@ -6,7 +6,7 @@ import { call, kickoff as kickoffWith } from './client';
 import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
 // The reference service is the oracle for the node's tests, so these tests pin
-// its behaviour to the service's API as docs/service-api.md records it.
+// its behaviour to the service's API as docs/development/service-api.md records it.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

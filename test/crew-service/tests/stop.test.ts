@@ -3,7 +3,7 @@ import { call, kickoff as kickoffWith } from './client';
 import { closedAfterEach, fakeClock } from './crewServiceTesting';
 
 // POST /stop/{kickoff_id} of the reference service, pinned to the vendor's documentation
-// (docs/service-api.md#stopping-a-run): the oracle of the node's Stop tests.
+// (docs/development/service-api.md#stopping-a-run): the oracle of the node's Stop tests.
 
 const start = closedAfterEach();
 

@@ -8,7 +8,7 @@ import { useReceivers } from './receivers';
 import type { ReceivedCall } from './receivers';
 
 // Webhook calls and the human-in-the-loop pause/resume cycle of the reference
-// service (docs/service-api.md#post-resume, #legacy-webhooks). Webhooks follow
+// service (docs/development/service-api.md#post-resume, #legacy-webhooks). Webhooks follow
 // real time, so these tests use short runs (300-600 ms) and wait on deliveries
 // with a deadline; run lifecycles use a fake clock where timing must be exact.
 
@@ -574,7 +574,7 @@ describe('human in the loop', () => {
 	});
 });
 
-// The service's own callback channels (docs/service-api.md#callbacks): Event Streaming with a
+// The service's own callback channels (docs/development/service-api.md#callbacks): Event Streaming with a
 // bearer token, the crew human-input webhook, the signed flow feedback request.
 describe('callback channels', () => {
 	async function startRecorder() {

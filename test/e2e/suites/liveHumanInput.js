@@ -1,6 +1,6 @@
 'use strict';
 // Human input as the hosted service does it today, in a real n8n: the reference crew service
-// in its live dialect (docs/service-api.md, the "Live" facts) calls the top-level
+// in its live dialect (docs/development/service-api.md, the "Live" facts) calls the top-level
 // humanInputWebhookUrl with no Authorization and a UUID task_id, and answers POST /resume with
 // a new kickoff id.
 //

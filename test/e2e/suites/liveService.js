@@ -1,6 +1,6 @@
 'use strict';
 // The packed node in a real n8n against the reference service in its live dialect: what the
-// hosted service answered in the vendor's live tests of 2026-10-01 (docs/service-api.md, the "Live"
+// hosted service answered in the vendor's live tests of 2026-10-01 (docs/development/service-api.md, the "Live"
 // facts), with a few NOT FOUND reads after each kickoff (registration lag).
 //
 //   node test/e2e/run.js --only liveService [--n8n 2|1|all]
