@@ -97,6 +97,25 @@ module.exports = {
 			return runs[0].data.main[0] || [];
 		};
 
+		/**
+		 * The file examples' end: Kickoff and Wait's one item completed, and its crew got `bytes`
+		 * as `name` in the field `document`, multipart, byte for byte. Returns the crew's run.
+		 */
+		const fileReachedTheCrew = async (execution, bytes, name) => {
+			const [item] = itemsOf(execution, 'Kickoff and Wait');
+			const run = only(await t.crew.runs(), 'kickoff');
+			assert.equal(item.json.state, 'completed', JSON.stringify(item.json).slice(0, 500));
+			assert.equal(item.json.kickoff_id, run.kickoffId);
+			const file = only(run.files || [], 'file at the service');
+			const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+			assert.deepEqual(
+				{ field: file.field, name: file.name, type: file.type, size: file.size, sha256: file.sha256, via: file.via },
+				{ field: 'document', name, type: 'application/pdf', size: bytes.length, sha256, via: 'multipart' },
+			);
+			assert.ok(String(item.json.result).includes(sha256), `the crew's result names no file: ${String(item.json.result).slice(0, 500)}`);
+			return run;
+		};
+
 		/** Each example's workflow id as this suite saved it, by file name. */
 		const imported = {};
 
@@ -222,17 +241,7 @@ module.exports = {
 			await editor.executeWorkflow(page);
 			const execution = await finishedRun(wf.id);
 			assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error || null));
-			const [item] = itemsOf(execution, 'Kickoff and Wait');
-			const run = only(await t.crew.runs(), 'kickoff');
-			assert.equal(item.json.state, 'completed', JSON.stringify(item.json).slice(0, 500));
-			assert.equal(item.json.kickoff_id, run.kickoffId);
-			const file = only(run.files || [], 'file at the service');
-			const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
-			assert.deepEqual(
-				{ field: file.field, name: file.name, type: file.type, size: file.size, sha256: file.sha256, via: file.via },
-				{ field: 'document', name: 'report.pdf', type: 'application/pdf', size: bytes.length, sha256, via: 'multipart' },
-			);
-			assert.ok(String(item.json.result).includes(sha256), `the crew's result names no file: ${String(item.json.result).slice(0, 500)}`);
+			await fileReachedTheCrew(execution, bytes, 'report.pdf');
 		});
 
 		await check('crew-trigger.json published and crew-trigger-kickoff.json run with its Production URL: the crew\'s finished event starts the Crew Trigger\'s workflow once', async () => {
@@ -350,18 +359,8 @@ module.exports = {
 			assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error || null));
 			const [submitted] = itemsOf(execution, 'Report Form');
 			t.say(`the form's item: binary ${JSON.stringify(Object.keys(submitted.binary || {}))}, json ${JSON.stringify(Object.keys(submitted.json))}`);
-			const [item] = itemsOf(execution, 'Kickoff and Wait');
-			const run = only(await t.crew.runs(), 'kickoff');
-			assert.equal(item.json.state, 'completed', JSON.stringify(item.json).slice(0, 500));
-			assert.equal(item.json.kickoff_id, run.kickoffId);
+			const run = await fileReachedTheCrew(execution, bytes, 'q3-report.pdf');
 			assert.equal(run.inputs.topic, 'the quarterly report', 'the form\'s Topic is the crew\'s topic');
-			const file = only(run.files || [], 'file at the service');
-			const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
-			assert.deepEqual(
-				{ field: file.field, name: file.name, type: file.type, size: file.size, sha256: file.sha256, via: file.via },
-				{ field: 'document', name: 'q3-report.pdf', type: 'application/pdf', size: bytes.length, sha256, via: 'multipart' },
-			);
-			assert.ok(String(item.json.result).includes(sha256), `the crew's result names no file: ${String(item.json.result).slice(0, 500)}`);
 		});
 
 		await check('chat-with-a-conversational-flow.json published: a chat message gets the flow\'s reply, streamed', async () => {
