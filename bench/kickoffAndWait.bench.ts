@@ -17,7 +17,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { readCrewStatus } from '../nodes/records/crewStatus';
+import { readCrewStatus } from '../nodes/status/crewStatus';
 import { createPollPolicy } from '../nodes/waiting/pollPolicy';
 import { waitForCompletion } from '../nodes/waiting/waitForCompletion';
 import { startCrewService } from '../test/crew-service';

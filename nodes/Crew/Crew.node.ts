@@ -12,10 +12,10 @@ import * as conversation from './actions/conversation/Conversation.resource';
 import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
-import { forgetTries } from './actions/crewStart/triesMemory';
-import * as waitByCallback from './actions/crewWait/waitByCallback';
+import { forgetTries } from '../retryOnFail/triesMemory';
+import * as waitByCallback from '../waiting/waitByCallback';
 import { getCrewInputs } from './methods/resourceMapping';
-import { nothingToRegister } from '../callbacks/webhookRegistration';
+import { nothingToRegister } from '../callbacksIn/webhookRegistration';
 
 export class Crew implements INodeType {
 	description: INodeTypeDescription = {

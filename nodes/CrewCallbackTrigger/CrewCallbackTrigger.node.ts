@@ -8,13 +8,13 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../Crew/transport';
-import { callbackSecretsOf } from '../callbacks/callbackBody';
+import { CREDENTIAL_TYPE } from '../transport';
+import { callbackSecretsOf } from '../callbacksOut/callbackBody';
 
-import { nothingToRegister } from '../callbacks/webhookRegistration';
-import type { TriggerSecrets } from './callbackAuth';
-import { receiveCall } from './receiveCall';
-import type { TriggerEvent } from './receiveCall';
+import { nothingToRegister } from '../callbacksIn/webhookRegistration';
+import type { TriggerSecrets } from '../callbacksIn/callbackAuth';
+import { receiveCall } from '../callbacksIn/receiveCall';
+import type { TriggerEvent } from '../callbacksIn/receiveCall';
 import { isPlainObject } from '../records/plainObject';
 
 const events: INodeProperties = {

@@ -1,5 +1,5 @@
-import { isPassingFailure, isSuccess } from '../Crew/transport/answers';
-import type { CrewAnswer } from '../Crew/transport/answers';
+import { isPassingFailure, isSuccess } from '../transport/answers';
+import type { CrewAnswer } from '../transport/answers';
 import { TurnFrames } from './frames';
 import { lastReply, readHistory, turnIsOver, userMessageCount } from './history';
 import type { ChatHistory } from './history';

@@ -6,7 +6,7 @@ import { isPlainObject } from './plainObject';
 /**
  * A problem with what the user gave the node, found before any request is sent.
  * These helpers have no node to attach an error to; the operations turn this
- * into the item's NodeOperationError, with this description (Crew/actions/itemResults/itemError.ts).
+ * into the item's NodeOperationError, with this description (Crew/actions/common/itemError.ts).
  */
 export class InvalidParameterError extends Error {
 	constructor(

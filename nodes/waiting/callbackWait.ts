@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { humanInputFields } from '../callbacks/callbackBody';
+import { humanInputFields } from '../callbacksOut/callbackBody';
 
 import type { FirstPhaseOutcome } from './firstPhase';
 import { isPlainObject } from '../records/plainObject';
@@ -9,7 +9,7 @@ import { isPlainObject } from '../records/plainObject';
 /**
  * The pure parts of Kickoff and Wait's "Wait By: Callback": the event stream the
  * crew calls back on, the check of a call, the first polling phase and the item
- * n8n outputs when the wait times out. The n8n side is in Crew/actions/crewWait/waitByCallback.ts.
+ * n8n outputs when the wait times out. The n8n side is in waitByCallback.ts, beside this file.
  */
 
 /** The event stream's two terminal events of a crew: the only channel that reports success and failure, with auth. */

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readCrewState } from '../records/crewStatus';
-import type { CrewState, CrewStatus } from '../records/crewStatus';
-import { readProgress } from '../records/runMetrics';
-import type { CrewProgress } from '../records/runMetrics';
+import { readCrewState } from '../status/crewStatus';
+import type { CrewState, CrewStatus } from '../status/crewStatus';
+import { readProgress } from '../status/runMetrics';
+import type { CrewProgress } from '../status/runMetrics';
 import { isPlainObject } from '../records/plainObject';
 
 /** Something a person watching the crew would want to hear about, read off successive status records. */

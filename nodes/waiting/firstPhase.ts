@@ -1,5 +1,5 @@
-import type { CrewStatus } from '../records/crewStatus';
-import { firstMemory } from './notFound';
+import type { CrewStatus } from '../status/crewStatus';
+import { firstMemory } from '../status/notFound';
 import { nextPollDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
 import { readEnding } from './waitForCompletion';

@@ -1,11 +1,11 @@
 import { mapWithConcurrency } from './concurrency';
-import type { CrewStatus } from '../records/crewStatus';
-import type { StopResult } from '../records/stopAnswer';
-import { firstMemory, judgeNotFound, pausedFromNotFound, rememberRead } from './notFound';
-import type { NotFoundMemory } from './notFound';
+import type { CrewStatus } from '../status/crewStatus';
+import type { StopResult } from '../stop/stopAnswer';
+import { firstMemory, judgeNotFound, pausedFromNotFound, rememberRead } from '../status/notFound';
+import type { NotFoundMemory } from '../status/notFound';
 import { nextPollDelay, retryDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
-import type { Sleep } from './cancellableSleep';
+import type { Sleep } from '../transport/cancellableSleep';
 
 /** A started crew the node waits for. */
 export interface RunningKickoff {

@@ -1,4 +1,4 @@
-import { COLD_START_TIMEOUT_MS, REQUEST_TIMEOUT_MS, requestTimeout } from '../../nodes/Crew/transport';
+import { COLD_START_TIMEOUT_MS, REQUEST_TIMEOUT_MS, requestTimeout } from '../../nodes/transport';
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/crewWorkflow';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NOT_FOUND_TOLERATED_READS } from '../../nodes/waiting/notFound';
+import { NOT_FOUND_TOLERATED_READS } from '../../nodes/status/notFound';
 import { useCrewService } from '../helpers/crewService';
 import { callCrewTool } from '../helpers/crewTool';
 import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';

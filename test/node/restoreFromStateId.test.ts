@@ -1,6 +1,6 @@
 import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { INPUTS_ID_ADVICE } from '../../nodes/Crew/transport/crewErrors';
+import { INPUTS_ID_ADVICE } from '../../nodes/transport/crewErrors';
 import { useCrewService } from '../helpers/crewService';
 import { CREW_NODE_NAME, crewWorkflow, items, runCrewNode, runCrewNodeExpectingError, triggerNode } from '../helpers/crewWorkflow';
 import type { Credentials } from '../helpers/crewWorkflow';

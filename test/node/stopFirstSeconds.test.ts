@@ -3,7 +3,7 @@
  * late (registrationDelayMs): status NOT FOUND and stop 404 "Execution not found"
  * for a while after each kickoff, as the hosted service answers right after one.
  */
-import { REGISTRATION_WINDOW_MS } from '../../nodes/waiting/unregisteredStop';
+import { REGISTRATION_WINDOW_MS } from '../../nodes/stop/unregisteredStop';
 import { useCrewService } from '../helpers/crewService';
 import { items, runCrewNode, runCrewNodeExpectingError, runCrewWorkflow } from '../helpers/crewWorkflow';
 

@@ -3,7 +3,7 @@
  * them (the first phase) it stops them as polling does; once the execution waits,
  * n8n runs no node code at the timeout or at a cancel, and the items say how to stop them.
  */
-import { PARKED_TIMEOUT_STOP_ADVICE } from '../../nodes/Crew/actions/crewWait/waitByCallback';
+import { PARKED_TIMEOUT_STOP_ADVICE } from '../../nodes/waiting/waitByCallback';
 import { useCrewService } from '../helpers/crewService';
 import { resumeAtTimeout, runUntilParked } from '../helpers/waitingExecution';
 

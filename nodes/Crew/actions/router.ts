@@ -1,19 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { createCancellableSleep } from '../../waiting/cancellableSleep';
+import { createCancellableSleep } from '../../transport/cancellableSleep';
 import * as answerFeedback from './feedbackRequest/answer.operation';
 import * as getInputs from './crew/getInputs.operation';
 import * as getStatus from './crew/getStatus.operation';
-import { toItemError } from './itemResults/itemError';
+import { toItemError } from './common/itemError';
 import * as kickoff from './crew/kickoff.operation';
 import * as kickoffAndWait from './crew/kickoffAndWait.operation';
 import * as resume from './crew/resume.operation';
 import * as sendMessage from './conversation/sendMessage.operation';
 import * as stop from './crew/stop.operation';
-import * as waitByCallback from './crewWait/waitByCallback';
-import type { ItemOutcome, OperationTools } from './itemResults/operationTools';
-import { errorOutputItem } from './itemResults/outputItems';
-import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './itemResults/toolAnswer';
+import * as waitByCallback from '../../waiting/waitByCallback';
+import type { ItemOutcome, OperationTools } from './common/operationTools';
+import { errorOutputItem } from './common/outputItems';
+import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './common/toolAnswer';
 import type { CrewOperation } from './node.type';
 
 type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;

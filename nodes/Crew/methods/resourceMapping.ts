@@ -1,10 +1,10 @@
 import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { loadInputsListing } from '../actions/crewStart/inputsListing';
-import { defaultDeploymentChoice } from '../actions/crewStart/deployment';
+import { loadInputsListing } from '../../kickoff/inputsListing';
+import { defaultDeploymentChoice } from '../../kickoff/deployment';
 import { offeredInputs, resolveDeployment } from '../../records/crewInputs';
-import { NO_INPUTS_NOTICE } from '../actions/crewStart/inputs.description';
-import { isToolCall } from '../actions/itemResults/toolAnswer';
+import { NO_INPUTS_NOTICE } from '../../kickoff/inputs.description';
+import { isToolCall } from '../actions/common/toolAnswer';
 import { toolFieldDefault } from './toolParameters';
 
 const FIELD_TYPES: Record<string, FieldType> = {

@@ -5,15 +5,15 @@ import { isConversationalFlow } from '../../../chat/capability';
 import { findSession, keepSession } from '../../../chat/sessions';
 import { runTurn } from '../../../chat/turn';
 import type { ChatRequests, TurnOutcome } from '../../../chat/turn';
-import { getCrewConnection, isSuccess, sendCrewRequest } from '../../transport';
-import type { CrewAnswer, CrewConnection } from '../../transport';
-import { scrubSecret } from '../../transport/crewErrors';
-import { openCrewEventStream } from '../../transport/eventStream';
-import { retryPassingFailures } from '../../transport/retryReads';
-import { readServiceMessage } from '../../transport/serviceMessage';
-import type { OperationTools } from '../itemResults/operationTools';
-import { isToolCall } from '../itemResults/toolAnswer';
-import { chatStream } from './chatStream';
+import { getCrewConnection, isSuccess, sendCrewRequest } from '../../../transport';
+import type { CrewAnswer, CrewConnection } from '../../../transport';
+import { scrubSecret } from '../../../transport/crewErrors';
+import { openCrewEventStream } from '../../../chat/eventStream';
+import { retryPassingFailures } from '../../../transport/retryReads';
+import { readServiceMessage } from '../../../transport/serviceMessage';
+import type { OperationTools } from '../common/operationTools';
+import { isToolCall } from '../common/toolAnswer';
+import { chatStream } from '../../../chat/chatStream';
 
 const show = { operation: ['sendMessage'] };
 

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { deploymentTypeFields } from '../crewStart/deployment';
-import { filesFields } from '../crewStart/files.description';
-import { inputsFields } from '../crewStart/inputs.description';
+import { deploymentTypeFields } from '../../../kickoff/deployment';
+import { filesFields } from '../../../files/files.description';
+import { inputsFields } from '../../../kickoff/inputs.description';
 import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';
 import * as kickoff from './kickoff.operation';

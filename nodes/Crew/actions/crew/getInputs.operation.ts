@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { offeredInputs, resolveDeployment } from '../../../records/crewInputs';
-import type { OperationTools } from '../itemResults/operationTools';
-import { defaultDeploymentChoice } from '../crewStart/deployment';
-import { loadInputsListing } from '../crewStart/inputsListing';
+import type { OperationTools } from '../common/operationTools';
+import { defaultDeploymentChoice } from '../../../kickoff/deployment';
+import { loadInputsListing } from '../../../kickoff/inputsListing';
 
 export const description: INodeProperties[] = [];
 

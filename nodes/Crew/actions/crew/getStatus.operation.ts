@@ -1,12 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readCrewStatus } from '../../../records/crewStatus';
-import { crewAnswerError, notFoundStatusError } from '../../transport/crewErrors';
-import { getCrewConnection, isSuccess, requestCrewStatus } from '../../transport';
-import { retryPassingFailures } from '../../transport/retryReads';
-import type { OperationTools } from '../itemResults/operationTools';
-import { deploymentOf } from '../crewStart/deployment';
+import { readCrewStatus } from '../../../status/crewStatus';
+import { crewAnswerError, notFoundStatusError } from '../../../transport/crewErrors';
+import { getCrewConnection, isSuccess } from '../../../transport';
+import { requestCrewStatus } from '../../../status/statusRequest';
+import { retryPassingFailures } from '../../../transport/retryReads';
+import type { OperationTools } from '../common/operationTools';
+import { deploymentOf } from '../../../kickoff/deployment';
 
 export const description: INodeProperties[] = [
 	{

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getCrewConnection } from '../../transport';
-import { startingOptions } from '../crewStart/inputs.description';
-import type { OperationTools } from '../itemResults/operationTools';
-import { readKickoffBody, startCrew } from '../crewStart/startCrew';
-import { deploymentOf } from '../crewStart/deployment';
-import { readItemFiles } from '../crewStart/itemFiles';
-import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../crewStart/triesMemory';
+import { getCrewConnection } from '../../../transport';
+import { startingOptions } from '../../../kickoff/inputs.description';
+import type { OperationTools } from '../common/operationTools';
+import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
+import { deploymentOf } from '../../../kickoff/deployment';
+import { readItemFiles } from '../../../files/itemFiles';
+import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
 
 export const description: INodeProperties[] = [startingOptions('kickoff')];
 

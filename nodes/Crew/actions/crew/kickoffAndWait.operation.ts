@@ -3,17 +3,17 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../../waiting/concurrency';
 import { MAX_POLL_INTERVAL_MS } from '../../../waiting/pollPolicy';
-import { getCrewConnection } from '../../transport';
+import { getCrewConnection } from '../../../transport';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
-import { startingOptions } from '../crewStart/inputs.description';
-import { toItemError } from '../itemResults/itemError';
-import { liveProgress } from '../crewWait/liveProgress';
-import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
-import { readKickoffBody, startCrew } from '../crewStart/startCrew';
-import { deploymentOf } from '../crewStart/deployment';
-import { readItemFiles } from '../crewStart/itemFiles';
-import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../crewStart/triesMemory';
-import { rememberEnding, tryEndingOf } from '../../../waiting/earlierTries';
+import { startingOptions } from '../../../kickoff/inputs.description';
+import { toItemError } from '../common/itemError';
+import { liveProgress } from '../../../waiting/liveProgress';
+import type { ItemOutcome, OperationTools } from '../common/operationTools';
+import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
+import { deploymentOf } from '../../../kickoff/deployment';
+import { readItemFiles } from '../../../files/itemFiles';
+import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
+import { rememberEnding, tryEndingOf } from '../../../retryOnFail/earlierTries';
 import {
 	DEFAULT_MAX_CONCURRENT_KICKOFFS,
 	DEFAULT_POLL_INTERVAL_SECONDS,
@@ -23,11 +23,11 @@ import {
 	pollRunningCrews,
 	readWaitSettings,
 	withRunningCrews,
-} from '../crewWait/batchWait';
-import type { WaitOptions } from '../crewWait/batchWait';
+} from '../../../waiting/batchWait';
+import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
-import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../crewWait/stopCrews';
-import type { StopOptions } from '../crewWait/stopCrews';
+import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../../../stop/stopCrews';
+import type { StopOptions } from '../../../stop/stopCrews';
 
 export const description: INodeProperties[] = [
 	waitByDescription,

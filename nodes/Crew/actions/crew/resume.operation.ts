@@ -4,17 +4,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { buildResumeBody, readResumedRunId } from '../../../records/kickoffBody';
 import type { ResumeUrls } from '../../../records/kickoffBody';
 import { isPlainObject } from '../../../records/plainObject';
-import { crewAnswerError } from '../../transport/crewErrors';
-import { getCrewConnection, isSuccess } from '../../transport';
-import type { CrewConnection } from '../../transport';
-import { postAtMostOnce } from '../../transport/postOnce';
+import { crewAnswerError } from '../../../transport/crewErrors';
+import { getCrewConnection, isSuccess } from '../../../transport';
+import type { CrewConnection } from '../../../transport';
+import { postAtMostOnce } from '../../../transport/postOnce';
 import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
-import { optionsCollection, webhookUrlOptions } from '../crewStart/inputs.description';
-import { toItemError } from '../itemResults/itemError';
-import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../crewStart/triesMemory';
-import { rememberEnding, tryEndingOf, unansweredSend } from '../../../waiting/earlierTries';
-import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import { optionsCollection, webhookUrlOptions } from '../../../kickoff/inputs.description';
+import { toItemError } from '../common/itemError';
+import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
+import { rememberEnding, tryEndingOf, unansweredSend } from '../../../retryOnFail/earlierTries';
+import type { ItemOutcome, OperationTools } from '../common/operationTools';
 import {
 	DEFAULT_POLL_INTERVAL_SECONDS,
 	DEFAULT_TIMEOUT_SECONDS,
@@ -23,7 +23,7 @@ import {
 	pollRunningCrews,
 	readWaitSettings,
 	withRunningCrews,
-} from '../crewWait/batchWait';
+} from '../../../waiting/batchWait';
 
 const show = { show: { operation: ['resume'] } };
 /** Shown only with Wait for the Resumed Run on: `/` names the node's own parameter from inside the Options collection. */

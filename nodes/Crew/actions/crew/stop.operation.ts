@@ -1,13 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readStopAnswer } from '../../../records/stopAnswer';
-import { getCrewConnection } from '../../transport';
-import { crewAnswerError, stopNotFoundError, stopUnavailableError } from '../../transport/crewErrors';
-import { readServiceMessage } from '../../transport/serviceMessage';
-import { requestStop } from '../../transport/stopRun';
-import type { OperationTools } from '../itemResults/operationTools';
-import { nextStopRetry } from '../../../waiting/unregisteredStop';
+import { readStopAnswer } from '../../../stop/stopAnswer';
+import { getCrewConnection } from '../../../transport';
+import { crewAnswerError, stopNotFoundError, stopUnavailableError } from '../../../transport/crewErrors';
+import { readServiceMessage } from '../../../transport/serviceMessage';
+import { requestStop } from '../../../stop/stopRun';
+import type { OperationTools } from '../common/operationTools';
+import { nextStopRetry } from '../../../stop/unregisteredStop';
 
 export const description: INodeProperties[] = [
 	{

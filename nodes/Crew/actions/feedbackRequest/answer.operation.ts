@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { callbackHost, feedbackBody, interpretFeedbackAnswer, readCallbackUrl } from '../../../callbacks/feedbackAnswer';
-import { REQUEST_TIMEOUT_MS } from '../../transport';
+import { callbackHost, feedbackBody, interpretFeedbackAnswer, readCallbackUrl } from '../../../callbacksOut/feedbackAnswer';
+import { REQUEST_TIMEOUT_MS } from '../../../transport';
 
 const show = { show: { operation: ['answerFeedback'] } };
 

@@ -1,0 +1,74 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { STREAM_EVENT_GROUP_NAMES } from './streamEvents';
+import type { StreamEventGroup } from './streamEvents';
+
+const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string }> = {
+	runFinished: { name: 'Run Finished or Failed', description: 'crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed' },
+	crew: { name: 'Crew', description: 'crew_kickoff_*, crew_train_*, crew_test_*' },
+	task: { name: 'Task', description: 'task_started, task_completed, task_failed, task_evaluation' },
+	agent: { name: 'Agent', description: 'agent_execution_*, lite_agent_*, agent_logs_*, agent_evaluation_*, agent_reasoning_*' },
+	llm: { name: 'LLM', description: 'llm_call_*, llm_stream_chunk, llm_guardrail_*' },
+	tool: { name: 'Tool', description: 'tool_usage_*, tool_*_error' },
+	flow: { name: 'Flow', description: 'flow_*, method_execution_*' },
+	memory: { name: 'Memory and Knowledge', description: 'memory_*, knowledge_*' },
+};
+
+/**
+ * Kickoff options for the service's own callback channels. Their secrets come
+ * from the Crew API credential's Callbacks section, never from a parameter.
+ */
+export const callbackOptions: INodeProperties[] = [
+	{
+		displayName: 'Event Stream URL',
+		name: 'eventStreamUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
+		description:
+			'Requests the service\'s event stream to this URL, e.g. a Crew Trigger\'s production URL. The service sends the Callback Bearer Token of the Crew API credential with every call.',
+	},
+	{
+		displayName: 'Event Stream Events',
+		name: 'eventStreamEvents',
+		type: 'multiOptions',
+		default: ['runFinished'],
+		options: STREAM_EVENT_GROUP_NAMES.map((group) => ({ name: GROUP_LABELS[group].name, value: group, description: GROUP_LABELS[group].description })),
+		description: 'Which events the service streams; more events mean more calls to n8n',
+	},
+	{
+		displayName: 'Event Stream Additional Types',
+		name: 'eventStreamAdditionalTypes',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. flow_failed, my_custom_event',
+		description: 'More event type names, separated by commas: events your crew emits itself, or ones the service documents nowhere',
+	},
+	{
+		displayName: 'Event Stream Realtime',
+		name: 'eventStreamRealtime',
+		type: 'boolean',
+		default: false,
+		description: 'Whether each event is sent as it happens rather than in batches. The service warns that this slows the crew down.',
+	},
+	{
+		displayName: 'Human Input Webhook URL',
+		name: 'humanInputWebhookUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
+		description:
+			'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, when the Crew API credential has a Callback Bearer Token or Human Input Basic Auth User and Password, also as the documented humanInputWebhook with that auth (the token first).',
+	},
+	{
+		displayName: 'Human Input Webhook Auth',
+		name: 'humanInputWebhookAuth',
+		type: 'options',
+		default: 'bearer',
+		options: [
+			{ name: 'Bearer Token', value: 'bearer', description: 'The Callback Bearer Token of the Crew API credential' },
+			{ name: 'Basic Auth', value: 'basic', description: 'The Human Input Basic Auth User and Password of the Crew API credential' },
+		],
+		description: 'How the service proves itself when it calls the Human Input Webhook URL, as the vendor documents it (needs that secret in the Crew API credential). Not set: the secret the credential holds, if any. The hosted service was seen calling without any authentication.',
+	},
+];

@@ -1,0 +1,85 @@
+import type { CrewStatus } from './crewStatus';
+
+/**
+ * The live service answers 200 `NOT FOUND` for three different things
+ * (docs/development/service-api.md#not-found-is-a-200): a kickoff id it does not know, a run right after its
+ * kickoff that is not registered yet ("a few reads may say it too"), and a run
+ * waiting for human input (never `PAUSED`). One record cannot tell them apart;
+ * what the wait has seen of the run before can. Pure, so the decision is tested
+ * without a service or a clock.
+ */
+
+/**
+ * NOT FOUND reads of a run never seen that are tolerated right after its kickoff.
+ * The vendor says only "a few"; public clients poll every 1 to 10 s, so three
+ * reads at the default 2 s interval give a registration about six seconds, and the
+ * fourth NOT FOUND ends the item instead of letting it wait out its timeout.
+ */
+export const NOT_FOUND_TOLERATED_READS = 3;
+
+/** What the reads of one run have shown so far. */
+export interface NotFoundMemory {
+	/** A read gave the run's own record (pending, running, ...): the service knew it. */
+	seen: boolean;
+	/** NOT FOUND reads since the kickoff while it was never seen. */
+	notFoundReads: number;
+}
+
+export const NOTHING_READ: NotFoundMemory = { seen: false, notFoundReads: 0 };
+
+/** Where the reads of a run start: from nothing, or (a run an earlier try of the node saw) from seen. */
+export function firstMemory(seenBefore: boolean | undefined): NotFoundMemory {
+	return seenBefore === true ? { seen: true, notFoundReads: 0 } : NOTHING_READ;
+}
+
+export type NotFoundVerdict =
+	/** Registration lag: read again at the next poll. */
+	| 'tolerate'
+	/** Never seen, and NOT FOUND more often than a registration takes: the service knows no such run. */
+	| 'unknownRun'
+	/** Seen before, gone now: on the live service that is a run waiting for human input. */
+	| 'paused';
+
+/** The memory after one more status record of the run. */
+export function rememberRead(memory: NotFoundMemory, status: CrewStatus): NotFoundMemory {
+	if (status.state !== 'not_found') return memory.seen ? memory : { seen: true, notFoundReads: memory.notFoundReads };
+	return memory.seen ? memory : { seen: false, notFoundReads: memory.notFoundReads + 1 };
+}
+
+/** What a NOT FOUND read means, given the memory that already counts it (rememberRead first). */
+export function judgeNotFound(memory: NotFoundMemory): NotFoundVerdict {
+	if (memory.seen) return 'paused';
+	return memory.notFoundReads > NOT_FOUND_TOLERATED_READS ? 'unknownRun' : 'tolerate';
+}
+
+/** What a person does with a run the service stopped reporting after it ran: it waits for a human. */
+export function pausedNextStep(kickoffId: string, taskId: string | null): string {
+	const task = taskId ? ` and task ID ${taskId}` : '';
+	return (
+		`The crew service stopped reporting this run after it was running (it answers NOT FOUND), which on the hosted service means the crew waits for human input. ` +
+		`Resume it with the Resume operation, kickoff ID ${kickoffId}${task}, or answer it in the crew's dashboard; ` +
+		`to be told the task ID, set the Human Input Webhook URL option to a Crew Trigger.`
+	);
+}
+
+/**
+ * The record of a run that paused for human input, read as NOT FOUND: state
+ * `paused`, the task when a human-input notification named it (else null), what
+ * to do next, and the service's record as it came.
+ */
+export function pausedFromNotFound(status: CrewStatus, taskId: string | null = null): CrewStatus {
+	return { ...status, state: 'paused', result: null, result_json: null, error: null, task_id: taskId, next_step: pausedNextStep(status.kickoff_id, taskId) };
+}
+
+/**
+ * A status read that confirms a human-input call (Wait By: Callback): the call says
+ * the run paused on `taskId`, so NOT FOUND here is that pause, whatever the wait saw
+ * before; a paused record without a task gets the call's. Any other record is the
+ * service's word over the call's (a run still running, or one that ended since).
+ */
+export function pauseOfHumanInputCall(status: CrewStatus, taskId: string | null): CrewStatus {
+	if (status.state === 'not_found') return pausedFromNotFound(status, taskId);
+	if (status.state !== 'paused' || status.task_id || !taskId) return status;
+	// A pause this node read from NOT FOUND carries its advice, which names the task once it is known.
+	return 'next_step' in status ? pausedFromNotFound(status, taskId) : { ...status, task_id: taskId };
+}

@@ -1,0 +1,163 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { readStopAnswer, stopResultOf } from './stopAnswer';
+import type { StopResult } from './stopAnswer';
+import { mapWithConcurrency } from '../waiting/concurrency';
+import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
+import { scrubSecret } from '../transport/crewErrors';
+import { readServiceMessage } from '../transport/serviceMessage';
+import { outlivingCancel, sendStopOnce } from './stopRun';
+import type { CrewAnswer, CrewConnection } from '../transport';
+import { createCancellableSleep } from '../transport/cancellableSleep';
+import type { Sleep } from '../transport/cancellableSleep';
+import { nextStopRetry } from './unregisteredStop';
+
+/**
+ * Stopping the crews a wait gives up on: at the timeout when On Timeout says so,
+ * and every crew not ended when n8n cancels the execution (the editor's Stop
+ * button, the REST API, a queue worker told to stop).
+ */
+
+/** From this node version on, a cancelled execution stops its crews unless the option says not to. */
+export const STOP_ON_CANCEL_VERSION = 1.3;
+/**
+ * Stops in flight at once. A stop is one small request; 50 together send a batch of
+ * 50 at once, and with each bounded by its request timeout the whole takes seconds.
+ */
+export const MAX_CONCURRENT_STOPS = 50;
+
+export type OnTimeout = 'leaveRunning' | 'stopCrews';
+
+export interface StopOptions {
+	onTimeout?: OnTimeout;
+	stopCrewsOnCancel?: boolean;
+}
+
+export interface StopSettings {
+	stopAtTimeout: boolean;
+	stopOnCancel: boolean;
+}
+
+/** The two options of Kickoff and Wait that stop crews, for its Options collection. */
+export const stopOptionFields: INodeProperties[] = [
+	{
+		displayName: 'On Timeout',
+		name: 'onTimeout',
+		type: 'options',
+		options: [
+			{ name: 'Leave Crews Running', value: 'leaveRunning', description: 'The items get an error with the kickoff ID; read the result later with Get Status' },
+			{ name: 'Stop Crews Still Running', value: 'stopCrews', description: 'Stop every crew that has not ended, so it spends nothing more; the items say it was stopped' },
+		],
+		default: 'leaveRunning',
+		description: 'What happens to the crews still running when Timeout is reached. With Wait By: Callback this applies while the node watches the crews before the execution waits; once it waits, n8n runs no node code at the timeout: follow it with a Crew node with the Stop operation instead (see the advice of the timeout item).',
+	},
+	{
+		displayName: 'Stop Crews When the Execution Is Stopped',
+		name: 'stopCrewsOnCancel',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether stopping the execution (the Stop button, n8n\'s API, a worker in queue mode) also stops every crew this node started that has not ended. Nodes added before version 1.3 of this node leave them running unless this option is added and on. An execution waiting for a callback runs no node code when it is stopped: stop its crews with the Stop operation.',
+	},
+];
+
+/** The settings by the options, and by the node's version where the cancel option is not set. */
+export function readStopSettings(options: StopOptions, typeVersion: number): StopSettings {
+	return {
+		stopAtTimeout: options.onTimeout === 'stopCrews',
+		stopOnCancel: typeof options.stopCrewsOnCancel === 'boolean' ? options.stopCrewsOnCancel : typeVersion >= STOP_ON_CANCEL_VERSION,
+	};
+}
+
+/** The positions of the outcomes whose crew is to be stopped: still running at a timeout or at a cancel, as the settings say. */
+export function crewsToStop(outcomes: readonly WaitOutcome[], settings: StopSettings): number[] {
+	return outcomes.flatMap((outcome, position) =>
+		(outcome.kind === 'timedOut' && settings.stopAtTimeout) || (outcome.kind === 'cancelled' && settings.stopOnCancel) ? [position] : [],
+	);
+}
+
+/** The clock of the stops: a sleep no cancel cuts short, since the stops are sent because of one. */
+export interface StopClock {
+	now: () => number;
+	sleep: Sleep;
+}
+
+const REAL_CLOCK: StopClock = { now: () => Date.now(), sleep: createCancellableSleep(undefined) };
+
+/** A 404 "Execution not found" (not the bare route 404): a run the service may not have registered yet. */
+function isUnknownRun(answer: CrewAnswer): boolean {
+	return answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun';
+}
+
+/**
+ * One crew's stop: sent at once; asked again only while the service answers
+ * "Execution not found" within the registration window after the kickoff
+ * (unregisteredStop.ts), since the crew was started by this node and so exists.
+ */
+async function stopStartedCrew(sender: IExecuteFunctions, connection: CrewConnection, kickoff: RunningKickoff, clock: StopClock): Promise<CrewAnswer> {
+	let answer = await sendStopOnce(sender, connection, kickoff.kickoffId);
+	for (let attempt = 1; isUnknownRun(answer); attempt++) {
+		const pause = nextStopRetry(attempt, kickoff.startedAt, clock.now());
+		if (pause === undefined) break;
+		await clock.sleep(pause);
+		answer = await sendStopOnce(sender, connection, kickoff.kickoffId);
+	}
+	return answer;
+}
+
+/**
+ * Stops the crews of the outcomes `crewsToStop` names, all at once (bounded), and
+ * returns the outcomes with what each stop did. A stop is sent again only while the
+ * service does not know the run yet (stopStartedCrew). After a cancel the requests go
+ * through a context without the cancel signal (stopRun.ts, outlivingCancel): through
+ * the node's own they would be aborted unsent.
+ */
+export async function stopCrewsLeft(
+	context: IExecuteFunctions,
+	connection: CrewConnection,
+	running: readonly RunningKickoff[],
+	outcomes: readonly WaitOutcome[],
+	settings: StopSettings,
+	clock: StopClock = REAL_CLOCK,
+): Promise<WaitOutcome[]> {
+	const positions = crewsToStop(outcomes, settings);
+	if (positions.length === 0) return [...outcomes];
+	const sender = positions.some((position) => outcomes[position].kind === 'cancelled') ? outlivingCancel(context) : context;
+	const results = await mapWithConcurrency(positions, MAX_CONCURRENT_STOPS, async (position): Promise<StopResult> => {
+		const answer = await stopStartedCrew(sender, connection, running[position], clock);
+		if (answer.kind === 'network') return { kind: 'notStopped', reason: scrubSecret(`${answer.code}: ${answer.message}`, connection.secret) };
+		const said = readServiceMessage(answer.body);
+		return stopResultOf(answer.statusCode, answer.body, said === undefined ? undefined : scrubSecret(said, connection.secret));
+	});
+	const stopped = [...outcomes];
+	positions.forEach((position, index) => {
+		const outcome = stopped[position];
+		if (outcome.kind === 'timedOut' || outcome.kind === 'cancelled') stopped[position] = { ...outcome, stop: results[index] };
+	});
+	return stopped;
+}
+
+/**
+ * Stops crews that were started but will not be waited for (a failed kickoff ends the node):
+ * only on a cancel, as the settings say. True when it sent the stops.
+ */
+export async function stopOnCancel(
+	context: IExecuteFunctions,
+	connection: CrewConnection | undefined,
+	running: readonly RunningKickoff[],
+	settings: StopSettings,
+	isCancelled: () => boolean,
+): Promise<boolean> {
+	if (!connection || running.length === 0 || !isCancelled() || !settings.stopOnCancel) return false;
+	await stopCrewsLeft(context, connection, running, running.map((): WaitOutcome => ({ kind: 'cancelled' })), settings);
+	return true;
+}
+
+/**
+ * What sends the kickoffs of a wait. When a cancel is to stop the crews, a kickoff in
+ * flight at the cancel is let finish (bounded by Kickoff Timeout), so that its crew,
+ * started on the service anyway, is known and stopped; n8n would abort it unanswered.
+ */
+export function kickoffSender(context: IExecuteFunctions, settings: StopSettings): IExecuteFunctions {
+	return settings.stopOnCancel ? outlivingCancel(context) : context;
+}

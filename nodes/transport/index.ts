@@ -1,0 +1,147 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { parseRetryAfter } from './retryAfter';
+import type { CrewAnswer, NetworkFailure } from './answers';
+import type { StreamBody } from './streamedBody';
+
+export { isPassingFailure, isSuccess, retryAfterOf } from './answers';
+export type { CrewAnswer, HttpAnswer, NetworkFailure } from './answers';
+
+export const CREDENTIAL_TYPE = 'crewApi';
+
+/** Long enough for a slow proxy, short enough that a hung connection does not hold a wait. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The first request to a base URL that this process has not heard from: a deployment
+ * idle for a while answers its first call slowly ("first call times out, the next one
+ * works", docs/development/service-api.md#base-url-and-authentication), so it gets minutes; once the service has answered, reads go back
+ * to their short timeouts.
+ */
+export const COLD_START_TIMEOUT_MS = 180_000;
+/** Every kickoff, by default: a kickoff that times out may still have started its run, and is never sent again. */
+export const DEFAULT_KICKOFF_TIMEOUT_SECONDS = 300;
+
+/** The webhook side is the confirming status read of Wait By: Callback. */
+export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+
+/** Where the crew is, and the token to keep out of every message. */
+export interface CrewConnection {
+	baseUrl: string;
+	secret: string;
+}
+
+/**
+ * The base URL as users paste it: surrounding spaces and trailing slashes are
+ * dropped; a missing scheme is an error rather than a guess, because guessing
+ * https for a local http service fails in a more confusing way.
+ */
+export function normalizeBaseUrl(raw: unknown): string {
+	const text = typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
+	if (text === '') throw new Error('The Crew API credential has no Base URL.');
+	if (!/^https?:\/\/[^/]/i.test(text)) {
+		throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a local service).`);
+	}
+	return text;
+}
+
+export async function getCrewConnection(context: CrewContext, itemIndex: number): Promise<CrewConnection> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	try {
+		return {
+			baseUrl: normalizeBaseUrl(credentials.baseUrl),
+			secret: typeof credentials.token === 'string' ? credentials.token.trim() : '',
+		};
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), (error as Error).message, {
+			itemIndex,
+			description: 'Open the Crew API credential and set Base URL to the crew\'s API address from its dashboard, e.g. https://my-crew-1a2b3c.crewai.com.',
+		});
+	}
+}
+
+export function readBody(raw: unknown): unknown {
+	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+	if (typeof text !== 'string') return text;
+	if (text.trim() === '') return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/** The code of a failed request, wherever the HTTP helper of this n8n version put it. */
+export function readFailure(error: unknown): NetworkFailure {
+	const outer = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+	const inner = outer.cause ?? {};
+	const code = [inner.code, outer.code].find((value) => typeof value === 'string' && value !== '') as string | undefined;
+	const message = [inner.message, outer.message].find((value) => typeof value === 'string' && value !== '') as string | undefined;
+	return { kind: 'network', code: code ?? 'EUNKNOWN', message: message ?? 'the request failed' };
+}
+
+/**
+ * The one place requests are made: authenticated by the credential, one
+ * attempt, never throwing for an HTTP status. Callers decide about retries,
+ * because only they know whether the request may be sent twice.
+ */
+// Base URLs that have answered in this process: their deployment is awake.
+const answeredBaseUrls = new Set<string>();
+const MAX_REMEMBERED_BASE_URLS = 1_000;
+
+/** The timeout of one request: its own, or minutes while the base URL has never answered here. */
+export function requestTimeout(requested: number, baseUrlHasAnswered: boolean): number {
+	return baseUrlHasAnswered ? requested : Math.max(requested, COLD_START_TIMEOUT_MS);
+}
+
+/** A kickoff carries the user's Kickoff Timeout, minutes already: that one is kept as set. */
+function ownsTimeout(request: { method: 'GET' | 'POST'; timeoutMs?: number }): boolean {
+	return request.method === 'POST' && request.timeoutMs !== undefined;
+}
+
+function rememberAnswered(baseUrl: string) {
+	if (answeredBaseUrls.has(baseUrl)) return;
+	// A bound, so a process that talks to many crews does not grow without end; forgetting costs one slow-allowed read.
+	if (answeredBaseUrls.size >= MAX_REMEMBERED_BASE_URLS) answeredBaseUrls.clear();
+	answeredBaseUrls.add(baseUrl);
+}
+
+export async function sendCrewRequest(
+	context: CrewContext,
+	connection: CrewConnection,
+	request: { method: 'GET' | 'POST'; path: string; body?: IDataObject; stream?: StreamBody; timeoutMs?: number },
+): Promise<CrewAnswer> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${connection.baseUrl}${request.path}`,
+		headers: { Accept: 'application/json' },
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: requestTimeout(request.timeoutMs ?? REQUEST_TIMEOUT_MS, answeredBaseUrls.has(connection.baseUrl) || ownsTimeout(request)),
+		json: true,
+	};
+	if (request.body !== undefined) options.body = request.body;
+	if (request.stream !== undefined) {
+		const { stream, contentType, contentLength } = request.stream;
+		options.body = stream as unknown as IDataObject;
+		options.headers = { ...options.headers, 'Content-Type': contentType, 'Content-Length': String(contentLength) };
+		// With redirects on, axios sends through follow-redirects, which keeps every chunk of
+		// the body to replay it after a redirect (n8n sets no cap): a whole file in memory.
+		// Off, the stream goes straight to the socket; a stream cannot be replayed anyway.
+		options.disableFollowRedirect = true;
+	}
+	let response: { statusCode?: number; body?: unknown; headers?: Record<string, unknown> };
+	try {
+		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
+	} catch (error) {
+		return readFailure(error);
+	}
+	rememberAnswered(connection.baseUrl);
+	const headers = response.headers ?? {};
+	return {
+		kind: 'http',
+		statusCode: response.statusCode ?? 0,
+		body: readBody(response.body),
+		retryAfterMs: parseRetryAfter(headers['retry-after'], Date.now()),
+	};
+}
