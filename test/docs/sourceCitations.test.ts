@@ -54,4 +54,20 @@ describe('citations in the code and its tests', () => {
 		const found = outside.flatMap((pattern) => occurrences(pattern).map(({ where, match }) => `${where} ${match[0]}`));
 		expect(found).toEqual([]);
 	});
+
+	it("name repository files that exist, in the contributors' pages and the READMEs", () => {
+		const pages = [
+			'README.md',
+			...files(path.join(ROOT, 'docs')).filter((file) => /docs\/(development|reliability)/.test(file)),
+			...sources.filter((file) => file.endsWith('README.md')),
+		];
+		const named = pages.flatMap((file) =>
+			[...fs.readFileSync(path.isAbsolute(file) ? file : path.join(ROOT, file), 'utf8').matchAll(/(?<![\w./~-])(?:nodes|credentials|test|bench|scripts|examples|docs)\/[\w./-]+\.(?:ts|js|mjs|json|md)\b/g)].map(
+				(match) => ({ page: path.relative(ROOT, path.resolve(ROOT, file)), cited: match[0] }),
+			),
+		);
+		expect(named.length).toBeGreaterThan(50);
+		const missing = named.filter(({ cited }) => !fs.existsSync(path.join(ROOT, cited))).map(({ page, cited }) => `${page}: ${cited}`);
+		expect([...new Set(missing)]).toEqual([]);
+	});
 });
