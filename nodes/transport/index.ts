@@ -8,6 +8,12 @@ import type { StreamBody } from './streamedBody';
 export { isPassingFailure, isSuccess, retryAfterOf } from './answers';
 export type { CrewAnswer, HttpAnswer, NetworkFailure } from './answers';
 
+/**
+ * The credential type, for every call that reads it. The credential class and the two nodes'
+ * descriptions write it out instead: n8n's lint (no-credential-reuse, valid-credential-references)
+ * reads those names as literals and checks nothing once they are constants.
+ * test/unit/credentials/credentialDisplay.test.ts ties the three to this one.
+ */
 export const CREDENTIAL_TYPE = 'crewApi';
 
 /** Long enough for a slow proxy, short enough that a hung connection does not hold a wait. */

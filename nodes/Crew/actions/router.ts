@@ -1,32 +1,35 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../../transport/cancellableSleep';
-import * as answerFeedback from './feedbackRequest/answer.operation';
-import * as getInputs from './crew/getInputs.operation';
-import * as getStatus from './crew/getStatus.operation';
-import { toItemError } from './common/itemError';
-import * as kickoff from './crew/kickoff.operation';
-import * as kickoffAndWait from './crew/kickoffAndWait.operation';
+import * as conversation from './conversation/Conversation.resource';
+import * as crew from './crew/Crew.resource';
+import * as feedbackRequest from './feedbackRequest/FeedbackRequest.resource';
 import * as resume from './crew/resume.operation';
-import * as sendMessage from './conversation/sendMessage.operation';
-import * as stop from './crew/stop.operation';
-import * as waitByCallback from '../../waiting/waitByCallback';
-import type { ItemOutcome, OperationTools } from './common/operationTools';
+import { toItemError } from './common/itemError';
+import type { CrewOperationModule, ItemOutcome, OperationTools } from './common/operationTools';
 import { errorOutputItem } from './common/outputItems';
+import { runPerItem } from './common/perItem';
 import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './common/toolAnswer';
 import type { CrewOperation } from './node.type';
 
-type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
+/** Each resource's operations by their values, as the resource files export them. Maps, so that no inherited key is found. */
+const resources = new Map<string, ReadonlyMap<string, CrewOperationModule>>([
+	['crew', new Map(Object.entries(crew.operations))],
+	['conversation', new Map(Object.entries(conversation.operations))],
+	['feedbackRequest', new Map(Object.entries(feedbackRequest.operations))],
+]);
 
-const perItemOperations: Record<Exclude<CrewOperation, 'kickoffAndWait'>, PerItemExecute> = {
-	getInputs: getInputs.execute,
-	kickoff: kickoff.execute,
-	getStatus: getStatus.execute,
-	resume: resume.execute,
-	stop: stop.execute,
-	answerFeedback: answerFeedback.execute,
-	sendMessage: sendMessage.execute,
-};
+/** The chosen operation's module; a resource or operation this node does not have is a NodeOperationError. */
+export function findOperation(node: INode, resource: string, operation: string): CrewOperationModule {
+	const found = resources.get(resource)?.get(operation);
+	if (found === undefined) {
+		throw new NodeOperationError(node, `The resource "${resource}" has no operation "${operation}"`, {
+			description: 'Open the node and choose the operation again. A workflow made with a newer version of this package can name one this version does not have.',
+		});
+	}
+	return found;
+}
 
 function createTools(context: IExecuteFunctions): OperationTools {
 	// Older n8n versions have no cancel signal; those runs can only end by the timeout.
@@ -36,24 +39,6 @@ function createTools(context: IExecuteFunctions): OperationTools {
 		sleep: createCancellableSleep(signal),
 		isCancelled: () => signal?.aborted === true,
 	};
-}
-
-/**
- * Items one after another, in order. Without Continue On Fail the first error
- * stops the node, so no further crew is started after one that failed.
- */
-async function runPerItem(context: IExecuteFunctions, itemCount: number, execute: PerItemExecute, tools: OperationTools) {
-	const outcomes: ItemOutcome[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			outcomes.push({ json: await execute.call(context, itemIndex, tools) });
-		} catch (error) {
-			const itemError = toItemError(context.getNode(), error, itemIndex);
-			if (!context.continueOnFail()) throw itemError;
-			outcomes.push({ error: itemError });
-		}
-	}
-	return outcomes;
 }
 
 /**
@@ -74,17 +59,18 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 
 async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
+	// Workflows saved before there were resources have none: they are all about a crew.
+	const resource = this.getNodeParameter('resource', 0, 'crew') as string;
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
+	const chosen = findOperation(this.getNode(), resource, operation);
 	const tools = createTools(this);
 	let outcomes: ItemOutcome[];
 	if (operation === 'resume' && this.getNodeParameter('waitForResumedRun', 0, false) === true) {
 		outcomes = await resume.executeAndWait.call(this, itemCount, tools);
-	} else if (operation !== 'kickoffAndWait') {
-		outcomes = await runPerItem(this, itemCount, perItemOperations[operation], tools);
-	} else if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') {
-		outcomes = await waitByCallback.execute.call(this, itemCount, tools);
+	} else if ('executeBatch' in chosen) {
+		outcomes = await chosen.executeBatch.call(this, itemCount, tools);
 	} else {
-		outcomes = await kickoffAndWait.executeBatch.call(this, itemCount, tools);
+		outcomes = await runPerItem(this, itemCount, chosen.execute, tools);
 	}
 
 	return [

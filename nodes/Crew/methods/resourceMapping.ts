@@ -5,6 +5,7 @@ import { defaultDeploymentChoice } from '../../kickoff/deployment';
 import { offeredInputs, resolveDeployment } from '../../records/crewInputs';
 import { NO_INPUTS_NOTICE } from '../../kickoff/inputs.description';
 import { isToolCall } from '../actions/common/toolAnswer';
+import { CREDENTIAL_TYPE } from '../../transport';
 import { toolFieldDefault } from './toolParameters';
 
 const FIELD_TYPES: Record<string, FieldType> = {
@@ -61,7 +62,7 @@ function currentValues(context: ILoadOptionsFunctions): IDataObject {
 export async function getCrewInputs(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 	// n8n 2.x may ask for the fields of a node it has just added before it attaches the
 	// credential it picked, and asks again only when the node is opened again.
-	if (this.getNode().credentials?.crewApi === undefined) {
+	if (this.getNode().credentials?.[CREDENTIAL_TYPE] === undefined) {
 		return { fields: [], emptyFieldsNotice: noticeText(NO_CREDENTIAL_NOTICE) };
 	}
 	let listing;

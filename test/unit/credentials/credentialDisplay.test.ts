@@ -7,6 +7,7 @@ import type { INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow'
 import { CrewApi } from '../../../credentials/CrewApi.credentials';
 import { Crew } from '../../../nodes/Crew/Crew.node';
 import { CrewCallbackTrigger } from '../../../nodes/CrewCallbackTrigger/CrewCallbackTrigger.node';
+import { CREDENTIAL_TYPE } from '../../../nodes/transport';
 
 function shownCredentials(description: INodeTypeDescription, parameters: INodeParameters, typeVersion = 1.3): string[] {
 	const node: INode = { id: '1', name: description.displayName, type: `n8n-nodes-crewai.${description.name}`, typeVersion, position: [0, 0], parameters };
@@ -25,6 +26,13 @@ describe('the credentials the Crew node and the Crew Trigger show', () => {
 		// A feedback answer goes to the request's own URL, with no token.
 		expect(shownCredentials(crew, { resource: 'feedbackRequest', operation: 'answerFeedback' })).toEqual([]);
 		for (const typeVersion of [1, 1.1, 1.2]) expect(shownCredentials(crew, { resource: 'crew', operation: 'kickoff' }, typeVersion)).toEqual(['crewApi']);
+	});
+
+	// n8n's lint reads these three names as written (no-credential-reuse, valid-credential-references),
+	// so they stay literals; the code that reads the credential uses CREDENTIAL_TYPE, and this ties them.
+	test('the credential class and both nodes name the type the code reads, CREDENTIAL_TYPE', () => {
+		expect(new CrewApi().name).toBe(CREDENTIAL_TYPE);
+		expect([...(crew.credentials ?? []), ...(trigger.credentials ?? [])].map((credential) => credential.name)).toEqual([CREDENTIAL_TYPE, CREDENTIAL_TYPE]);
 	});
 
 	test('the Crew Trigger shows the same credential type, optional', () => {

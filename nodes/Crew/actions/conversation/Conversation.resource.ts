@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as sendMessage from './sendMessage.operation';
+import type { CrewOperationModule } from '../common/operationTools';
+import type { CrewOperation } from '../node.type';
 
 /** The Conversation resource: a deployed conversational flow, one turn per message. */
 export const description: INodeProperties[] = [
@@ -22,3 +24,6 @@ export const description: INodeProperties[] = [
 	},
 	...sendMessage.description,
 ];
+
+/** Each operation by its value, for the router to look up. */
+export const operations = { sendMessage } satisfies Partial<Record<CrewOperation, CrewOperationModule>>;

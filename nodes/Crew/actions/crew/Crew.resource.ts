@@ -9,6 +9,8 @@ import * as kickoff from './kickoff.operation';
 import * as kickoffAndWait from './kickoffAndWait.operation';
 import * as resume from './resume.operation';
 import * as stop from './stop.operation';
+import type { CrewOperationModule } from '../common/operationTools';
+import type { CrewOperation } from '../node.type';
 
 /** The Crew resource: its operation picker and each operation's fields. */
 export const description: INodeProperties[] = [
@@ -68,3 +70,6 @@ export const description: INodeProperties[] = [
 	...resume.description,
 	...stop.description,
 ];
+
+/** Each operation by its value, for the router to look up. */
+export const operations = { getInputs, getStatus, kickoff, kickoffAndWait, resume, stop } satisfies Partial<Record<CrewOperation, CrewOperationModule>>;

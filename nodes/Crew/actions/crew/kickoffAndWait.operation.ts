@@ -28,6 +28,7 @@ import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
 import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../../../stop/stopCrews';
 import type { StopOptions } from '../../../stop/stopCrews';
+import * as waitByCallback from '../../../waiting/waitByCallback';
 
 export const description: INodeProperties[] = [
 	waitByDescription,
@@ -65,11 +66,21 @@ export const description: INodeProperties[] = [
 type KickoffResult = { kind: 'started'; kickoff: RunningKickoff } | { kind: 'error'; itemIndex: number; error: Error };
 
 /**
- * Kicks off a crew for every item (a bounded number of requests at once), then
- * waits on all of them together until each has finished, failed, or the one
- * deadline has passed. Sees the whole batch, unlike the per-item operations.
+ * Kickoff and Wait sees the whole batch, unlike the per-item operations, and its
+ * Wait By picks how: the execution parks until each crew calls back, or it stays
+ * and reads the crews' status.
  */
 export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+	if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') return await waitByCallback.execute.call(this, itemCount, tools);
+	return await kickoffAndPoll.call(this, itemCount, tools);
+}
+
+/**
+ * Wait By: Polling. Kicks off a crew for every item (a bounded number of requests
+ * at once), then waits on all of them together until each has finished, failed,
+ * or the one deadline has passed.
+ */
+async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
 	const startedAt = tools.now();
 	const options = this.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
 	const settings = readWaitSettings(options);

@@ -12,6 +12,7 @@ import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { optionsCollection, webhookUrlOptions } from '../../../kickoff/inputs.description';
 import { toItemError } from '../common/itemError';
+import { kickoffIdField, readKickoffId } from '../common/kickoffId';
 import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
 import { rememberEnding, tryEndingOf, unansweredSend } from '../../../retryOnFail/earlierTries';
 import type { ItemOutcome, OperationTools } from '../common/operationTools';
@@ -30,6 +31,7 @@ const show = { show: { operation: ['resume'] } };
 const whenWaiting = { show: { '/waitForResumedRun': [true] } };
 
 export const description: INodeProperties[] = [
+	kickoffIdField('resume'),
 	{
 		displayName: 'Task ID',
 		name: 'taskId',
@@ -134,7 +136,7 @@ interface SentResume {
  * and this node's Kickoff ID read by default) and `resumed_kickoff_id` the paused one.
  */
 async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools): Promise<SentResume> {
-	const resumedKickoffId = requiredText(context, 'kickoffId', 'Kickoff ID', itemIndex);
+	const resumedKickoffId = readKickoffId(context, itemIndex, 'resume');
 	const body = buildResumeBody({
 		kickoffId: resumedKickoffId,
 		taskId: requiredText(context, 'taskId', 'Task ID', itemIndex),

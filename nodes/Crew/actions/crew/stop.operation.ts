@@ -1,4 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readStopAnswer } from '../../../stop/stopAnswer';
@@ -6,22 +5,11 @@ import { getCrewConnection } from '../../../transport';
 import { crewAnswerError, stopNotFoundError, stopUnavailableError } from '../../../transport/crewErrors';
 import { readServiceMessage } from '../../../transport/serviceMessage';
 import { requestStop } from '../../../stop/stopRun';
+import { kickoffIdField, readKickoffId } from '../common/kickoffId';
 import type { OperationTools } from '../common/operationTools';
 import { nextStopRetry } from '../../../stop/unregisteredStop';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Kickoff ID',
-		name: 'kickoffId',
-		type: 'string',
-		// What Kickoff, Kickoff and Wait's error items and the Crew Trigger's items call it.
-		default: '={{ $json.kickoff_id }}',
-		required: true,
-		placeholder: 'e.g. 97eba64f-958c-40a0-b61c-625fe635a3c0',
-		description: 'The kickoff_id of the run to stop, as a Kickoff returned it. By default the kickoff_id of the incoming item.',
-		displayOptions: { show: { operation: ['stop'] } },
-	},
-];
+export const description: INodeProperties[] = [kickoffIdField('stop')];
 
 /**
  * Stops one run: `POST /stop/{kickoff_id}`. A run that had already ended is an
@@ -32,13 +20,7 @@ export const description: INodeProperties[] = [
  * not-found error. A deployment without the route (the bare 404) is told at once.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
-	const kickoffId = String(this.getNodeParameter('kickoffId', itemIndex, '') ?? '').trim();
-	if (kickoffId === '') {
-		throw new NodeOperationError(this.getNode(), 'Kickoff ID is empty', {
-			itemIndex,
-			description: 'Set Kickoff ID to the kickoff_id of the run to stop, e.g. with an expression like {{ $json.kickoff_id }}.',
-		});
-	}
+	const kickoffId = readKickoffId(this, itemIndex, 'stop');
 	const connection = await getCrewConnection(this, itemIndex);
 	let answer = await requestStop(this, connection, kickoffId, tools.sleep);
 	const firstNotFoundAt = tools.now();

@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as answer from './answer.operation';
+import type { CrewOperationModule } from '../common/operationTools';
+import type { CrewOperation } from '../node.type';
 
 /** The Flow Feedback Request resource: a request the Crew Trigger received, answered once. */
 export const description: INodeProperties[] = [
@@ -22,3 +24,6 @@ export const description: INodeProperties[] = [
 	},
 	...answer.description,
 ];
+
+/** Each operation by its value, for the router to look up. */
+export const operations = { answerFeedback: answer } satisfies Partial<Record<CrewOperation, CrewOperationModule>>;
