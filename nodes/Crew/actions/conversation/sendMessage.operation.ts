@@ -23,28 +23,24 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
  */
 export const FLOW_SESSION_FIELD = 'flow_session_id';
 
+/** The Message field: one for a workflow's message and one, shown only when the node is a tool, for the model's. */
+function messageField(asTool: boolean, defaultValue: string, description: string): INodeProperties {
+	return {
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 2 },
+		default: defaultValue,
+		required: true,
+		description,
+		displayOptions: { show: { ...show, '@tool': [asTool] } },
+	};
+}
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Message',
-		name: 'message',
-		type: 'string',
-		typeOptions: { rows: 2 },
-		default: '={{ $json.chatInput }}',
-		required: true,
-		description: 'The person\'s message. The default is what n8n\'s Chat Trigger receives.',
-		displayOptions: { show: { ...show, '@tool': [false] } },
-	},
-	{
-		displayName: 'Message',
-		name: 'message',
-		type: 'string',
-		typeOptions: { rows: 2 },
-		// As a tool the model writes the message (n8n-core builds the tool's parameters from $fromAI).
-		default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('message', 'The message to send to the conversational flow', 'string') }}",
-		required: true,
-		description: 'The message the model sends to the flow',
-		displayOptions: { show: { ...show, '@tool': [true] } },
-	},
+	messageField(false, '={{ $json.chatInput }}', 'The person\'s message. The default is what n8n\'s Chat Trigger receives.'),
+	// As a tool the model writes the message (n8n-core builds the tool's parameters from $fromAI).
+	messageField(true, "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('message', 'The message to send to the conversational flow', 'string') }}", 'The message the model sends to the flow'),
 	{
 		// n8n 2.x's queue-mode workers (n8n Cloud runs on workers) start an execution without the
 		// static data, so every message would start a new flow session unless the workflow keeps the ID.
