@@ -6,9 +6,14 @@ import { scrubSecret } from '../transport/crewErrors';
 import { readServiceMessage } from '../transport/serviceMessage';
 import type { TurnOutcome } from './turn';
 
-export const STEP_WORDS = { inspect: 'checking the deployment', start: 'starting a flow session', history: 'reading the conversation\'s history', message: 'sending the message', stream: 'reading the flow\'s reply' } as const;
+/** Each request of a chat as an error names it: "... while reading the flow's reply". */
+const STEP_WORDS = { inspect: 'checking the deployment', start: 'starting a flow session', history: 'reading the conversation\'s history', message: 'sending the message', stream: 'reading the flow\'s reply' } as const;
 export type ChatStep = keyof typeof STEP_WORDS;
 
+/**
+ * What to do after a chat request failed, by its step. A message that may have
+ * reached the flow is never advised to be sent again blindly: it would be a second turn.
+ */
 export function stepAdvice(step: ChatStep, answer: CrewAnswer): string {
 	if (answer.kind === 'network') {
 		if (step === 'message') return 'The message may or may not have reached the flow; it was not sent again. Read the flow session\'s history before sending it again.';
@@ -27,6 +32,7 @@ export function stepAdvice(step: ChatStep, answer: CrewAnswer): string {
 	return 'The service answered in a way the node does not expect. Check the Base URL and the token in the Crew API credential.';
 }
 
+/** A failed chat request as the item's error: the status or network code, the step, the flow session and the service's own message, the token kept out. */
 export function chatError(node: INode, connection: CrewConnection, step: ChatStep, answer: CrewAnswer, itemIndex: number, sessionId?: string): NodeApiError {
 	const where = sessionId ? ` (flow session ${sessionId})` : '';
 	let summary: string;
@@ -47,6 +53,7 @@ export function chatError(node: INode, connection: CrewConnection, step: ChatSte
 	return error;
 }
 
+/** A turn that ended without a reply, as the item's error, naming its flow session. */
 export function outcomeError(node: INode, connection: CrewConnection, outcome: Exclude<TurnOutcome, { kind: 'replied' }>, itemIndex: number, sessionId: string, timeoutSeconds: number): Error {
 	switch (outcome.kind) {
 		case 'failed':
