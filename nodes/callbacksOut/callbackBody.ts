@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InvalidParameterError, webhookFields } from '../records/kickoffBody';
+import { InvalidParameterError } from '../records/invalidParameter';
+import { webhookFields } from '../records/kickoffBody';
 import type { KickoffOptions } from '../records/kickoffBody';
 import { requireHttpUrl } from '../records/urlOptions';
 import { isStreamEventGroup, NONEXISTENT_EVENT_TYPES, STREAM_EVENT_GROUPS } from './streamEvents';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InvalidParameterError } from '../records/kickoffBody';
+import { InvalidParameterError } from '../records/invalidParameter';
 import { isAbsoluteHttpUrl } from '../records/urlOptions';
 
 /**

@@ -3,7 +3,11 @@ import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } 
 
 import type { Sleep } from '../transport/cancellableSleep';
 
-import { buildKickoffBody, findMissingInputs, InvalidParameterError, parseJsonObject, toFlowFieldValues, toFlowInputs, toWireInputs } from '../records/kickoffBody';
+import { buildKickoffBody } from '../records/kickoffBody';
+import { InvalidParameterError } from '../records/invalidParameter';
+import { parseJsonObject } from '../records/jsonInput';
+import { findMissingInputs, toWireInputs } from '../records/inputText';
+import { toFlowFieldValues, toFlowInputs } from '../records/flowInputs';
 import type { DeploymentKind } from '../records/crewInputs';
 import type { KickoffOptions } from '../records/kickoffBody';
 import { buildCallbackFields, legacyWebhookSecret, readCallbackOptions } from '../callbacksOut/callbackBody';

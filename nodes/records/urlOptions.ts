@@ -1,4 +1,4 @@
-import { InvalidParameterError } from './kickoffBody';
+import { InvalidParameterError } from './invalidParameter';
 
 /**
  * Options whose value is an address the service will call, by name, with the

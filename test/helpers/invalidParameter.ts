@@ -1,5 +1,5 @@
 // What the unit tests of the readers that check a user's parameters share.
-import { InvalidParameterError } from '../../nodes/records/kickoffBody';
+import { InvalidParameterError } from '../../nodes/records/invalidParameter';
 
 /** The InvalidParameterError `run` throws; the test fails when it throws nothing or another error. */
 export function errorOf(run: () => unknown): InvalidParameterError {

@@ -1,4 +1,4 @@
-import { InvalidParameterError } from '../../../nodes/records/kickoffBody';
+import { InvalidParameterError } from '../../../nodes/records/invalidParameter';
 import {
 	base64ByteLength,
 	describeSize,

@@ -1,4 +1,4 @@
-import { InvalidParameterError } from '../../../nodes/records/kickoffBody';
+import { InvalidParameterError } from '../../../nodes/records/invalidParameter';
 import { checkUrlOptions, isAbsoluteHttpUrl, requireHttpUrl, URL_OPTIONS } from '../../../nodes/records/urlOptions';
 import { errorOf } from '../../helpers/invalidParameter';
 

@@ -1,19 +1,14 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isConversationalFlow } from '../../../chat/capability';
+import { outcomeError } from '../../../chat/chatErrors';
+import { chatRequests, checkConversational, startSession } from '../../../chat/chatRequests';
+import { chatStream } from '../../../chat/chatStream';
 import { findSession, keepSession } from '../../../chat/sessions';
 import { runTurn } from '../../../chat/turn';
-import type { ChatRequests, TurnOutcome } from '../../../chat/turn';
-import { getCrewConnection, isSuccess, sendCrewRequest } from '../../../transport';
-import type { CrewAnswer, CrewConnection } from '../../../transport';
-import { scrubSecret } from '../../../transport/crewErrors';
-import { openCrewEventStream } from '../../../chat/eventStream';
-import { retryPassingFailures } from '../../../transport/retryReads';
-import { readServiceMessage } from '../../../transport/serviceMessage';
+import { getCrewConnection } from '../../../transport';
 import type { OperationTools } from '../common/operationTools';
 import { isToolCall } from '../common/toolAnswer';
-import { chatStream } from '../../../chat/chatStream';
 
 const show = { operation: ['sendMessage'] };
 
@@ -28,28 +23,24 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
  */
 export const FLOW_SESSION_FIELD = 'flow_session_id';
 
+/** The Message field: one for a workflow's message and one, shown only when the node is a tool, for the model's. */
+function messageField(asTool: boolean, defaultValue: string, description: string): INodeProperties {
+	return {
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 2 },
+		default: defaultValue,
+		required: true,
+		description,
+		displayOptions: { show: { ...show, '@tool': [asTool] } },
+	};
+}
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Message',
-		name: 'message',
-		type: 'string',
-		typeOptions: { rows: 2 },
-		default: '={{ $json.chatInput }}',
-		required: true,
-		description: 'The person\'s message. The default is what n8n\'s Chat Trigger receives.',
-		displayOptions: { show: { ...show, '@tool': [false] } },
-	},
-	{
-		displayName: 'Message',
-		name: 'message',
-		type: 'string',
-		typeOptions: { rows: 2 },
-		// As a tool the model writes the message (n8n-core builds the tool's parameters from $fromAI).
-		default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('message', 'The message to send to the conversational flow', 'string') }}",
-		required: true,
-		description: 'The message the model sends to the flow',
-		displayOptions: { show: { ...show, '@tool': [true] } },
-	},
+	messageField(false, '={{ $json.chatInput }}', 'The person\'s message. The default is what n8n\'s Chat Trigger receives.'),
+	// As a tool the model writes the message (n8n-core builds the tool's parameters from $fromAI).
+	messageField(true, "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('message', 'The message to send to the conversational flow', 'string') }}", 'The message the model sends to the flow'),
 	{
 		// n8n 2.x's queue-mode workers (n8n Cloud runs on workers) start an execution without the
 		// static data, so every message would start a new flow session unless the workflow keeps the ID.
@@ -98,86 +89,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** A conversational flow deployment's chat API, addressed with the Crew API credential. */
-function chatRequests(context: IExecuteFunctions, connection: CrewConnection, sessionId: string, message: string, tools: OperationTools): ChatRequests {
-	const session = `/chat/${encodeURIComponent(sessionId)}`;
-	return {
-		readHistory: async () =>
-			await retryPassingFailures(async () => await sendCrewRequest(context, connection, { method: 'GET', path: `${session}/history` }), tools.sleep, tools.isCancelled),
-		// One attempt, whatever happens: a second POST would be a second turn.
-		sendMessage: async () => await sendCrewRequest(context, connection, { method: 'POST', path: `${session}/message`, body: { message, stream: true } }),
-		openStream: async (lastEventId, idleMs) =>
-			await openCrewEventStream(context, connection, `${session}/stream/events?events=*&last_event_id=${encodeURIComponent(lastEventId)}`, idleMs),
-	};
-}
-
-const STEP_WORDS = { inspect: 'checking the deployment', start: 'starting a flow session', history: 'reading the conversation\'s history', message: 'sending the message', stream: 'reading the flow\'s reply' } as const;
-type Step = keyof typeof STEP_WORDS;
-
-function stepAdvice(step: Step, answer: CrewAnswer): string {
-	if (answer.kind === 'network') {
-		if (step === 'message') return 'The message may or may not have reached the flow; it was not sent again. Read the flow session\'s history before sending it again.';
-		return 'Check the Base URL in the Crew API credential, and that the deployment is reachable from n8n. Run again later.';
-	}
-	const code = answer.statusCode;
-	if (code === 401) return 'Check the bearer token in the Crew API credential. Copy the current token from the deployment\'s Status tab: resetting a token there stops the old one at once.';
-	if (code === 403) return 'The token was accepted but may not chat. Use the deployment\'s Bearer Token (organization level) from its Status tab.';
-	if (code === 404 && (step === 'history' || step === 'message' || step === 'stream')) return 'The flow knows no session with this ID. Clear the Flow Session ID option (or use another Conversation Key) to start a new session.';
-	if (code === 404) return 'Check the Base URL in the Crew API credential: it must be the deployment\'s own API address, with no path after it.';
-	if (code === 409 && step === 'message') return 'The flow session is still answering an earlier message. Send this one after that turn has ended.';
-	if (code === 422 || code === 400) return 'The flow refused the message. Check that Message is a non-empty text.';
-	if (code === 429) return 'The service is limiting requests. Wait a moment and send again.';
-	if (code >= 500 && step === 'message') return 'The service failed; the message may or may not have reached the flow, and it was not sent again. Read the flow session\'s history before sending it again.';
-	if (code >= 500) return 'The service failed. Run again later, and contact the service\'s support if this persists.';
-	return 'The service answered in a way the node does not expect. Check the Base URL and the token in the Crew API credential.';
-}
-
-function chatError(context: IExecuteFunctions, connection: CrewConnection, step: Step, answer: CrewAnswer, itemIndex: number, sessionId?: string): NodeApiError {
-	const where = sessionId ? ` (flow session ${sessionId})` : '';
-	let summary: string;
-	if (answer.kind === 'network') summary = `The connection to the flow at ${connection.baseUrl} failed while ${STEP_WORDS[step]}${where} (${answer.code})`;
-	else {
-		const said = readServiceMessage(answer.body);
-		summary = `The flow answered ${answer.statusCode} while ${STEP_WORDS[step]}${where}${said ? `: ${said}` : ''}`;
-	}
-	const message = scrubSecret(summary, connection.secret);
-	const error = new NodeApiError(context.getNode(), { message } as JsonObject, {
-		message,
-		description: stepAdvice(step, answer),
-		itemIndex,
-		...(answer.kind === 'http' ? { httpCode: String(answer.statusCode) } : {}),
-	});
-	error.message = message;
-	error.description = stepAdvice(step, answer);
-	return error;
-}
-
-/** Refuses a deployment that is not a conversational flow, before any message is sent. */
-async function checkConversational(context: IExecuteFunctions, connection: CrewConnection, itemIndex: number, tools: OperationTools) {
-	const answer = await retryPassingFailures(async () => await sendCrewRequest(context, connection, { method: 'GET', path: '/inspect' }), tools.sleep, tools.isCancelled);
-	const notConversational = () =>
-		new NodeOperationError(context.getNode(), 'This deployment is not a conversational flow; use Kickoff', {
-			itemIndex,
-			description: `The deployment at ${connection.baseUrl} does not report flow.chat.conversational and flow.chat.handle_turn in its /inspect. Crews and other flows run with the Crew resource's Kickoff or Kickoff and Wait; for chat, deploy a conversational flow and use its Base URL.`,
-		});
-	if (answer.kind === 'http' && answer.statusCode === 404) throw notConversational();
-	if (!isSuccess(answer)) throw chatError(context, connection, 'inspect', answer, itemIndex);
-	if (!isConversationalFlow(answer.body)) throw notConversational();
-}
-
-async function startSession(context: IExecuteFunctions, connection: CrewConnection, itemIndex: number): Promise<string> {
-	// A session no message has reached yet costs nothing if lost, so a failed start is simply reported.
-	const answer = await sendCrewRequest(context, connection, { method: 'POST', path: '/chat/start', body: {} });
-	if (!isSuccess(answer)) throw chatError(context, connection, 'start', answer, itemIndex);
-	const sessionId = (answer.body as IDataObject | undefined)?.session_id;
-	if (typeof sessionId !== 'string' || sessionId === '') {
-		throw new NodeOperationError(context.getNode(), 'The flow started a session but gave no session_id', {
-			itemIndex,
-			description: 'The service answered in a way the node does not expect. Check the Base URL in the Crew API credential.',
-		});
-	}
-	return sessionId;
-}
 
 function readMessage(context: IExecuteFunctions, itemIndex: number): string {
 	const value = context.getNodeParameter('message', itemIndex, '') as unknown;
@@ -195,36 +106,6 @@ function readMessage(context: IExecuteFunctions, itemIndex: number): string {
 		});
 	}
 	return message;
-}
-
-function outcomeError(context: IExecuteFunctions, connection: CrewConnection, outcome: Exclude<TurnOutcome, { kind: 'replied' }>, itemIndex: number, sessionId: string, timeoutSeconds: number): Error {
-	const node = context.getNode();
-	switch (outcome.kind) {
-		case 'failed':
-			return new NodeOperationError(node, `The flow's turn failed (flow session ${sessionId}): ${outcome.reason}`, {
-				itemIndex,
-				description: 'The flow could not answer this message. Fix the cause the flow gave, then send the message again: the session keeps the conversation.',
-			});
-		case 'timeout':
-			return new NodeOperationError(node, `The flow did not reply within ${timeoutSeconds} seconds (flow session ${sessionId})`, {
-				itemIndex,
-				description: `The turn may still finish. Its reply will be the last assistant message of GET /chat/${sessionId}/history; the next message to this session first waits for it. Raise the Timeout option for longer turns.`,
-			});
-		case 'uncertainSend':
-			return chatError(context, connection, 'message', outcome.answer, itemIndex, sessionId);
-		case 'refused':
-			return chatError(context, connection, outcome.step, outcome.answer, itemIndex, sessionId);
-		case 'unreadableHistory':
-			return new NodeOperationError(node, `The flow's history could not be read (flow session ${sessionId})`, {
-				itemIndex,
-				description: 'The service answered in a way the node does not expect. Check the Base URL in the Crew API credential: it must be a conversational flow\'s own API address.',
-			});
-		case 'cancelled':
-			return new NodeOperationError(node, `The execution was stopped while the flow answered (flow session ${sessionId})`, {
-				itemIndex,
-				description: 'The turn may still finish in the flow session.',
-			});
-	}
 }
 
 /**
@@ -286,7 +167,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		await stream.end();
 		return { output: outcome.reply, [FLOW_SESSION_FIELD]: sessionId, frame_count: outcome.frameCount };
 	}
-	const error = outcomeError(this, connection, outcome, itemIndex, sessionId, timeoutSeconds);
+	const error = outcomeError(this.getNode(), connection, outcome, itemIndex, sessionId, timeoutSeconds);
 	await stream.end(`${error.message}\n`);
 	throw error;
 }

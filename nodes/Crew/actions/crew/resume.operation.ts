@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { buildResumeBody, readResumedRunId } from '../../../records/kickoffBody';
-import type { ResumeUrls } from '../../../records/kickoffBody';
+import { buildResumeBody, readResumedRunId } from '../../../records/resumeBody';
+import type { ResumeUrls } from '../../../records/resumeBody';
 import { isPlainObject } from '../../../records/plainObject';
 import { crewAnswerError } from '../../../transport/crewErrors';
 import { getCrewConnection, isSuccess } from '../../../transport';
