@@ -9,10 +9,11 @@ import { watchFirstPhase } from './firstPhase';
 import { createPollPolicy } from './pollPolicy';
 import { getCrewConnection } from '../transport';
 import type { RunningKickoff, WaitOutcome } from './waitForCompletion';
-import { outcomeToItem, readWaitSettings, statusReader, withRunningCrews } from './batchWait';
+import { outcomeToItem, readWaitSettings, statusReader } from './batchWait';
+import { startedCrews } from './startedCrews';
 import { toItemError } from '../Crew/actions/common/itemError';
 import { liveProgress } from './liveProgress';
-import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel } from '../stop/stopCrews';
+import { kickoffSender, readStopSettings, stopCrewsLeft } from '../stop/stopCrews';
 import type { StopOptions } from '../stop/stopCrews';
 import type { ItemOutcome, OperationTools } from '../Crew/actions/common/operationTools';
 import { errorDetails } from '../Crew/actions/common/outputItems';
@@ -133,13 +134,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	// n8n's Retry On Fail runs every item again: crews an earlier try started are awaited again, not started again.
 	const memory = triesMemory(this);
 	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender, memory));
-	const running = started.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
-	const firstFailure = started.find((result) => result.kind === 'error');
-	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
-	if (firstFailure?.kind === 'error' && !this.continueOnFail()) {
-		if (await stopOnCancel(this, connection, running, stopping, tools.isCancelled)) throw firstFailure.error;
-		throw withRunningCrews(firstFailure.error, running);
-	}
+	const { running, connection } = await startedCrews(this, started, stopping, tools.isCancelled);
 
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
