@@ -24,6 +24,12 @@ import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../retry
 import { rememberEnding, tryEndingOf } from '../retryOnFail/earlierTries';
 import type { RunMemory } from '../retryOnFail/earlierTries';
 
+/**
+ * Kickoff and Wait, Wait By: Callback, the park step: start every item's crew with the
+ * execution's resume URL to call, watch them for a first phase, then park the execution
+ * once for the batch. What a call to that URL does is nodes/callbacksIn/parkedResume.ts.
+ */
+
 /** The resume URL n8n gives this execution: the same for every item, so read once. */
 function readResumeUrl(context: IExecuteFunctions): string {
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
