@@ -13,7 +13,7 @@ import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
 import { forgetTries } from '../retryOnFail/triesMemory';
-import * as waitByCallback from '../waiting/waitByCallback';
+import * as waitByCallback from '../callbacksIn/parkedResume';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacksIn/webhookRegistration';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { bearerMatches } from '../waiting/callbackWait';
+import { bearerMatches } from './callbackVerdict';
 import type { AwaitedKickoff } from '../waiting/callbackWait';
 import { isPlainObject } from '../records/plainObject';
 
@@ -98,18 +98,4 @@ export function othersInReadingOrder(entries: readonly ParkedEntry[], caller: { 
 	const after = awaited.filter((entry) => entry.itemIndex > caller.itemIndex);
 	const before = awaited.filter((entry) => entry.itemIndex < caller.itemIndex);
 	return [...after, ...before];
-}
-
-/** What n8n outputs for a crew of a batch that did not end while the batch waited, and why it cannot say more. */
-export function batchTimeoutMarker(awaited: AwaitedKickoff, timeoutMs: number, batchSize: number) {
-	const { kickoffId } = awaited;
-	const message = `The ${batchSize} crews did not all end within ${timeoutMs / 1000} seconds; this crew's end was not seen (kickoff ID ${kickoffId})`;
-	const description =
-		`n8n resumes a waiting execution at its timeout without running the node, so this item cannot tell whether this crew ended after the execution started waiting: it may have finished, failed, or still be running (it was not stopped). ` +
-		`Read its result with the Get Status operation and kickoff ID ${kickoffId} (the items that ended before the execution started waiting show their own result), or raise Timeout in this node's options.`;
-	return {
-		message,
-		description,
-		json: { error: message, description, kickoff_id: kickoffId, callback_token_sha256: awaited.tokenHash } as IDataObject,
-	};
 }

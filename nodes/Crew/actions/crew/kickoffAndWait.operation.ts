@@ -4,7 +4,6 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { mapWithConcurrency } from '../../../waiting/concurrency';
 import { MAX_POLL_INTERVAL_MS } from '../../../waiting/pollPolicy';
 import { getCrewConnection } from '../../../transport';
-import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { startingOptions } from '../../../kickoff/inputs.description';
 import { toItemError } from '../common/itemError';
 import { liveProgress } from '../../../waiting/liveProgress';
@@ -22,11 +21,12 @@ import {
 	outcomeToItem,
 	pollRunningCrews,
 	readWaitSettings,
-	withRunningCrews,
 } from '../../../waiting/batchWait';
+import { startedCrews } from '../../../waiting/startedCrews';
+import type { KickoffResult } from '../../../waiting/startedCrews';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
-import { kickoffSender, readStopSettings, stopCrewsLeft, stopOnCancel, stopOptionFields } from '../../../stop/stopCrews';
+import { kickoffSender, readStopSettings, stopCrewsLeft, stopOptionFields } from '../../../stop/stopCrews';
 import type { StopOptions } from '../../../stop/stopCrews';
 import * as waitByCallback from '../../../waiting/waitByCallback';
 
@@ -62,8 +62,6 @@ export const description: INodeProperties[] = [
 		...stopOptionFields,
 	]),
 ];
-
-type KickoffResult = { kind: 'started'; kickoff: RunningKickoff } | { kind: 'error'; itemIndex: number; error: Error };
 
 /**
  * Kickoff and Wait sees the whole batch, unlike the per-item operations, and its
@@ -104,14 +102,7 @@ async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools:
 		}
 	});
 
-	const running = kickoffs.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
-	const firstFailure = kickoffs.find((result) => result.kind === 'error');
-	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
-	if (firstFailure?.kind === 'error' && !this.continueOnFail()) {
-		// A kickoff cut short by the cancel fails its item: the crews started for the others are stopped first.
-		if (await stopOnCancel(this, connection, running, stopping, tools.isCancelled)) throw firstFailure.error;
-		throw withRunningCrews(firstFailure.error, running);
-	}
+	const { running, connection } = await startedCrews(this, kickoffs, stopping, tools.isCancelled);
 
 	// Known once a crew has started: its kickoff needed it (no second request).
 	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';

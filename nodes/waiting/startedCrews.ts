@@ -1,0 +1,34 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { getCrewConnection } from '../transport';
+import type { CrewConnection } from '../transport';
+import { stopOnCancel } from '../stop/stopCrews';
+import type { StopSettings } from '../stop/stopCrews';
+import { withRunningCrews } from './batchWait';
+import type { RunningKickoff } from './waitForCompletion';
+
+/** One item's kickoff in a batch wait: its crew, started, or the error its item ends with. */
+export type KickoffResult = { kind: 'started'; kickoff: RunningKickoff } | { kind: 'error'; itemIndex: number; error: Error };
+
+/**
+ * The crews a batch's kickoffs started, in item order, and the connection to wait on
+ * them with (none when no crew started): Kickoff and Wait's step between the kickoffs
+ * and the wait, by polling and by callback alike. Without Continue On Fail the first
+ * failed kickoff fails the node, naming the crews that keep running.
+ */
+export async function startedCrews(
+	context: IExecuteFunctions,
+	kickoffs: readonly KickoffResult[],
+	stopping: StopSettings,
+	isCancelled: () => boolean,
+): Promise<{ running: RunningKickoff[]; connection: CrewConnection | undefined }> {
+	const running = kickoffs.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
+	const firstFailure = kickoffs.find((result) => result.kind === 'error');
+	const connection = running.length > 0 ? await getCrewConnection(context, 0) : undefined;
+	if (firstFailure?.kind === 'error' && !context.continueOnFail()) {
+		// A kickoff cut short by the cancel fails its item: the crews started for the others are stopped first.
+		if (await stopOnCancel(context, connection, running, stopping, isCancelled)) throw firstFailure.error;
+		throw withRunningCrews(firstFailure.error, running);
+	}
+	return { running, connection };
+}
