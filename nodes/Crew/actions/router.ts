@@ -18,11 +18,10 @@ import type { CrewOperation } from './node.type';
 
 type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
 
-const perItemOperations: Record<Exclude<CrewOperation, 'kickoffAndWait'>, PerItemExecute> = {
+const perItemOperations: Record<Exclude<CrewOperation, 'kickoffAndWait' | 'resume'>, PerItemExecute> = {
 	getInputs: getInputs.execute,
 	kickoff: kickoff.execute,
 	getStatus: getStatus.execute,
-	resume: resume.execute,
 	stop: stop.execute,
 	answerFeedback: answerFeedback.execute,
 	sendMessage: sendMessage.execute,
@@ -77,8 +76,8 @@ async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promis
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
 	const tools = createTools(this);
 	let outcomes: ItemOutcome[];
-	if (operation === 'resume' && this.getNodeParameter('waitForResumedRun', 0, false) === true) {
-		outcomes = await resume.executeAndWait.call(this, itemCount, tools);
+	if (operation === 'resume') {
+		outcomes = await resume.executeBatch.call(this, itemCount, tools);
 	} else if (operation !== 'kickoffAndWait') {
 		outcomes = await runPerItem(this, itemCount, perItemOperations[operation], tools);
 	} else if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') {
