@@ -5,13 +5,10 @@
  * n8n-core's real engine against the reference service.
  */
 import { useCrewService } from '../helpers/crewService';
+import { cancelWhen, HANG_GUARD_MS, stopsByKickoff } from '../helpers/cancelExecution';
 import { items, runCrewNode, runCrewWorkflow } from '../helpers/crewWorkflow';
-import type { CrewWorkflowRun } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
-
-/** Ends a test that hangs well before jest's own timeout, with a message that says where. */
-const HANG_GUARD_MS = 20_000;
 
 /** Every crew pauses at research_task for human input and, once resumed, runs until it is stopped. */
 beforeEach(() => crew.service.configure({ stopRoute: true, plan: () => ({ humanInput: { taskId: 'research_task' }, outcome: 'never' }) }));
@@ -37,27 +34,6 @@ const resumeAndWait = (kickoffIds: string[], options: object) => (itemIndex: num
 
 const resumesAnswered = () => crew.service.requests.filter((request) => request.route === 'resume' && request.status === 200).length;
 
-function stopsByKickoff(): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const request of crew.service.requests) if (request.route === 'stop' && request.kickoffId) counts[request.kickoffId] = (counts[request.kickoffId] ?? 0) + 1;
-	return counts;
-}
-
-/** Runs the node and cancels the execution, as n8n's Stop button does, once `ready` holds. */
-async function cancelWhen(ready: () => boolean, run: (signal: AbortSignal) => Promise<CrewWorkflowRun>): Promise<CrewWorkflowRun> {
-	const controller = new AbortController();
-	const watcher = setInterval(() => {
-		if (ready()) controller.abort();
-	}, 5);
-	const guard = setTimeout(() => controller.abort(), HANG_GUARD_MS);
-	try {
-		return await run(controller.signal);
-	} finally {
-		clearInterval(watcher);
-		clearTimeout(guard);
-	}
-}
-
 describe('Resume, Wait for the Resumed Run, the execution cancelled', () => {
 	afterEach(() => crew.service.configure({ now: Date.now }));
 	const long = { pollInterval: 60, timeout: 600 };
@@ -73,7 +49,7 @@ describe('Resume, Wait for the Resumed Run, the execution cancelled', () => {
 		// The documented service resumes a run under its own id; the live one starts a new run, and that is the one stopped.
 		const resumed = dialect === 'documented' ? crew.service.runs : crew.service.runs.slice(2);
 		expect(resumed.map((r) => r.resumedFrom ?? r.kickoffId)).toEqual(paused);
-		expect(stopsByKickoff()).toEqual(Object.fromEntries(resumed.map((r) => [r.kickoffId, 1])));
+		expect(stopsByKickoff(crew.service)).toEqual(Object.fromEntries(resumed.map((r) => [r.kickoffId, 1])));
 		expect(resumed.map((r) => r.state)).toEqual(['revoked', 'revoked']);
 		expect(run.status).not.toBe('success');
 		expect(error?.message).toBe(`The execution was stopped while waiting for the crew (kickoff ID ${resumed[0].kickoffId}); the crew was stopped too`);
@@ -103,7 +79,7 @@ describe('Resume, Wait for the Resumed Run, the execution cancelled', () => {
 			const parameters = resumeAndWait(paused, long);
 			await cancelWhen(() => crew.service.runs[0].resumes.length > 0, async (cancelSignal) => await runCrewWorkflow({ parameters, credentials: crew.credentials, cancelSignal, typeVersion, continueOnFail: true }));
 			expect(crew.service.runs[0].resumes).toHaveLength(1);
-			expect(stopsByKickoff()).toEqual(typeVersion === 1.4 ? { [paused[0]]: 1 } : {});
+			expect(stopsByKickoff(crew.service)).toEqual(typeVersion === 1.4 ? { [paused[0]]: 1 } : {});
 		}
 	}, 2 * HANG_GUARD_MS + 30_000);
 });
@@ -116,7 +92,7 @@ describe('Resume, Wait for the Resumed Run, On Timeout', () => {
 		const { output } = await runCrewWorkflow({ parameters: resumeAndWait(paused, { ...short, onTimeout: 'stopCrews' }), credentials: crew.credentials, items: items(2), typeVersion: 1.4, continueOnFail: true });
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(output.map((item) => item.json.error)).toEqual(paused.map((kickoffId) => expect.stringMatching(new RegExp(`^The crew did not finish within 1 seconds and was stopped \\(kickoff ID ${kickoffId}\\)`))));
-		expect(stopsByKickoff()).toEqual(Object.fromEntries(paused.map((kickoffId) => [kickoffId, 1])));
+		expect(stopsByKickoff(crew.service)).toEqual(Object.fromEntries(paused.map((kickoffId) => [kickoffId, 1])));
 		expect(crew.service.runs.map((r) => r.state)).toEqual(['revoked', 'revoked']);
 	});
 
