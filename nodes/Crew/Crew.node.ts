@@ -26,8 +26,9 @@ export class Crew implements INodeType {
 		// 1.1: callback secrets come from the credential; 1 keeps the Webhook Secret option of the unpublished 0.1.0.
 		// 1.2: Deployment Type defaults to Detect (1 and 1.1 keep Crew, what they were saved with).
 		// 1.3: Kickoff and Wait stops the crews it started when the execution is cancelled (earlier versions leave them running).
-		version: [1, 1.1, 1.2, 1.3],
-		defaultVersion: 1.3,
+		// 1.4: Resume's Wait for the Resumed Run stops its crews on cancel and offers On Timeout, as Kickoff and Wait does (earlier versions stop nothing).
+		version: [1, 1.1, 1.2, 1.3, 1.4],
+		defaultVersion: 1.4,
 		subtitle:
 			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "stop": "Stop", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
 		description:

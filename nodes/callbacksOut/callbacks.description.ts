@@ -14,6 +14,11 @@ const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string
 	memory: { name: 'Memory and Knowledge', description: 'memory_*, knowledge_*' },
 };
 
+/** The Human Input Webhook URL option, which a kickoff sends and a resume sends again; `description` says how each sends it. */
+export function humanInputWebhookUrlOption(description: string): INodeProperties {
+	return { displayName: 'Human Input Webhook URL', name: 'humanInputWebhookUrl', type: 'string', default: '', placeholder: 'e.g. https://n8n.example.com/webhook/…/crew', description };
+}
+
 /**
  * Kickoff options for the service's own callback channels. Their secrets come
  * from the Crew API credential's Callbacks section, never from a parameter.
@@ -51,15 +56,9 @@ export const callbackOptions: INodeProperties[] = [
 		default: false,
 		description: 'Whether each event is sent as it happens rather than in batches. The service warns that this slows the crew down.',
 	},
-	{
-		displayName: 'Human Input Webhook URL',
-		name: 'humanInputWebhookUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
-		description:
-			'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, when the Crew API credential has a Callback Bearer Token or Human Input Basic Auth User and Password, also as the documented humanInputWebhook with that auth (the token first).',
-	},
+	humanInputWebhookUrlOption(
+		'URL the service calls when the crew pauses for human input, e.g. a Crew Trigger\'s production URL; answer with Resume. Sent as humanInputWebhookUrl, which the hosted service calls without authentication (no credential needed), and, when the Crew API credential has a Callback Bearer Token or Human Input Basic Auth User and Password, also as the documented humanInputWebhook with that auth (the token first).',
+	),
 	{
 		displayName: 'Human Input Webhook Auth',
 		name: 'humanInputWebhookAuth',

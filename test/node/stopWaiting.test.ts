@@ -6,37 +6,17 @@
  * context, so these tests also pin that the stops still reach the service.
  */
 import { useCrewService } from '../helpers/crewService';
+import { cancelWhen, HANG_GUARD_MS, stopsByKickoff } from '../helpers/cancelExecution';
 import { items, runCrewWorkflow } from '../helpers/crewWorkflow';
 import type { CrewWorkflowRun } from '../helpers/crewWorkflow';
 
 const crew = useCrewService();
 beforeEach(() => crew.service.configure({ stopRoute: true }));
 
-/** Ends a test that hangs well before jest's own timeout, with a message that says where. */
-const HANG_GUARD_MS = 20_000;
-
 const waitFor = (options: object) => ({ operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options });
 
 /** Runs Kickoff and Wait and cancels the execution, as n8n's Stop button does, once the service has `crews` runs. */
-async function cancelWhenStarted(crews: number, run: (signal: AbortSignal) => Promise<CrewWorkflowRun>): Promise<CrewWorkflowRun> {
-	const controller = new AbortController();
-	const watcher = setInterval(() => {
-		if (crew.service.runs.length >= crews) controller.abort();
-	}, 5);
-	const guard = setTimeout(() => controller.abort(), HANG_GUARD_MS);
-	try {
-		return await run(controller.signal);
-	} finally {
-		clearInterval(watcher);
-		clearTimeout(guard);
-	}
-}
-
-function stopsByKickoff(): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const request of crew.service.requests) if (request.route === 'stop' && request.kickoffId) counts[request.kickoffId] = (counts[request.kickoffId] ?? 0) + 1;
-	return counts;
-}
+const cancelWhenStarted = async (crews: number, run: (signal: AbortSignal) => Promise<CrewWorkflowRun>) => await cancelWhen(() => crew.service.runs.length >= crews, run);
 
 describe('Kickoff and Wait, On Timeout', () => {
 	it('Stop Crews Still Running stops each crew still running at the timeout, once, and its item says so', async () => {
@@ -48,7 +28,7 @@ describe('Kickoff and Wait, On Timeout', () => {
 		expect(output[0].json.description).toMatch(/stopped this one: it spends nothing more/);
 		expect(output[1].json.state).toBe('completed');
 		expect(output[2].json.error).toMatch(/and was stopped/);
-		expect(stopsByKickoff()).toEqual({ [first.kickoffId]: 1, [third.kickoffId]: 1 });
+		expect(stopsByKickoff(crew.service)).toEqual({ [first.kickoffId]: 1, [third.kickoffId]: 1 });
 		expect([first.state, second.state, third.state]).toEqual(['revoked', 'completed', 'revoked']);
 	});
 
@@ -78,7 +58,7 @@ describe('Kickoff and Wait, the execution cancelled', () => {
 		const [first, second, third] = crew.service.runs;
 		// The cancel comes before the first status read, so the node has not seen the second crew end: its stop is
 		// answered 400 SUCCESS and changes nothing. Each crew gets one stop, never two.
-		expect(stopsByKickoff()).toEqual({ [first.kickoffId]: 1, [second.kickoffId]: 1, [third.kickoffId]: 1 });
+		expect(stopsByKickoff(crew.service)).toEqual({ [first.kickoffId]: 1, [second.kickoffId]: 1, [third.kickoffId]: 1 });
 		expect([first.state, second.state, third.state]).toEqual(['revoked', 'completed', 'revoked']);
 		expect(run.status).not.toBe('success');
 		expect(error?.message).toBe(`The execution was stopped while waiting for the crew (kickoff ID ${first.kickoffId}); the crew was stopped too`);
@@ -113,7 +93,7 @@ describe('Kickoff and Wait, the execution cancelled', () => {
 			const parameters = waitFor({ pollInterval: 60, timeout: 600, maxConcurrentKickoffs: 1, stopCrewsOnCancel: typeVersion === 1.2 ? undefined : true });
 			await cancelWhenStarted(2, async (cancelSignal) => await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(2), cancelSignal, typeVersion, continueOnFail: true }));
 			expect(crew.service.runs).toHaveLength(2);
-			if (typeVersion === 1.3) expect(stopsByKickoff()).toEqual(Object.fromEntries(crew.service.runs.map((run) => [run.kickoffId, 1])));
+			if (typeVersion === 1.3) expect(stopsByKickoff(crew.service)).toEqual(Object.fromEntries(crew.service.runs.map((run) => [run.kickoffId, 1])));
 			else expect(crew.service.count('stop')).toBe(0);
 		}
 	}, 2 * HANG_GUARD_MS + 10_000);

@@ -5,7 +5,6 @@ import { createCancellableSleep } from '../../transport/cancellableSleep';
 import * as conversation from './conversation/Conversation.resource';
 import * as crew from './crew/Crew.resource';
 import * as feedbackRequest from './feedbackRequest/FeedbackRequest.resource';
-import * as resume from './crew/resume.operation';
 import { toItemError } from './common/itemError';
 import type { CrewOperationModule, ItemOutcome, OperationTools } from './common/operationTools';
 import { errorOutputItem } from './common/outputItems';
@@ -65,9 +64,7 @@ async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promis
 	const chosen = findOperation(this.getNode(), resource, operation);
 	const tools = createTools(this);
 	let outcomes: ItemOutcome[];
-	if (operation === 'resume' && this.getNodeParameter('waitForResumedRun', 0, false) === true) {
-		outcomes = await resume.executeAndWait.call(this, itemCount, tools);
-	} else if ('executeBatch' in chosen) {
+	if ('executeBatch' in chosen) {
 		outcomes = await chosen.executeBatch.call(this, itemCount, tools);
 	} else {
 		outcomes = await runPerItem(this, itemCount, chosen.execute, tools);

@@ -2,7 +2,8 @@
 // Stopping crews in a real n8n: Crew → Stop, a stopped run read back, Kickoff and
 // Wait's On Timeout: Stop Crews Still Running, and an execution waiting on 3 crews cancelled
 // through n8n's REST API as the editor's Stop button does (POST /rest/executions/:id/stop,
-// the same route in 1.x and 2.x). Every Crew node at version 1.3.
+// the same route in 1.x and 2.x). Every Crew node at version 1.3, but the Resume of
+// 'resume-cancel' at 1.4, the version from which Resume's wait stops its crews.
 //
 //   node test/e2e/run.js --only stop [--n8n 2|1|all]
 //
@@ -16,6 +17,8 @@
 //     says the crew was stopped;
 //   Kickoff and Wait waiting on 3 crews, the execution stopped over REST: exactly 3 stops, one
 //     per crew, every run REVOKED, the execution canceled;
+//   Resume (node version 1.4) waiting on the 3 crews it resumed, the execution stopped over REST:
+//     exactly 3 stops, one per crew, every run REVOKED;
 //   no token in anything n8n printed or stored.
 // Against a service that registers runs late (registrationDelayMs: a fresh run reads NOT FOUND
 // and its stop is 404 "Execution not found" for a while):
@@ -34,6 +37,8 @@ const { until } = require('../lib/until');
 
 const CREW_TYPE = 'n8n-nodes-crewai.crew';
 const NEVER = '{"reference": {"outcome": "never"}}';
+/** A crew that pauses for human input at once (at 100 ms) and, once resumed, runs until it is stopped. */
+const PAUSES_THEN_NEVER = '{"reference": {"humanInput": {"taskId": "research_task"}, "outcome": "never", "durationMs": 300}}';
 
 /** A saved workflow: Start, then the given nodes in a chain. */
 function chain(id, name, nodes) {
@@ -102,6 +107,17 @@ function workflows() {
 				inputsJson: '={{ JSON.stringify({ topic: $json.topic }) }}',
 				options: { meta: NEVER, pollInterval: 60, timeout: 600 },
 			}),
+		]),
+		'resume-cancel': chain('e2eResumeCancel1', 'Resume waiting on 3 resumed crews, to be stopped', [
+			topicsNode(['a', 'b', 'c']),
+			crewNode('Kickoff and Wait', {
+				operation: 'kickoffAndWait',
+				inputsMode: 'json',
+				inputsJson: '={{ JSON.stringify({ topic: $json.topic }) }}',
+				options: { meta: PAUSES_THEN_NEVER, pollInterval: 0.2, timeout: 60 },
+			}),
+			// Kickoff ID and Task ID keep their defaults, the paused item's kickoff_id and task_id.
+			crewNode('Resume', { operation: 'resume', isApprove: true, humanFeedback: 'ok', waitForResumedRun: true, options: { pollInterval: 60, timeout: 600 } }, { typeVersion: 1.4 }),
 		]),
 	};
 }
@@ -217,6 +233,25 @@ async function run(t) {
 		const log = t.n8n.server.proc.output();
 		t.assertNoToken(log, 'n8n\'s log');
 		for (const token of Object.values(tokens)) assert.ok(!JSON.stringify(execution).includes(token), 'a token in the stored execution');
+	});
+
+	await check('Resume (node version 1.4) waiting on the 3 crews it resumed, the execution stopped over REST: exactly 3 stops, one per crew', async () => {
+		await t.resetService();
+		const executionId = await startManually(t, 'resume-cancel');
+		const resumed = async () => (await crew.requests()).filter((r) => r.route === 'resume' && r.status === 200).length === 3;
+		await until('the 3 resumes answered', resumed, 60000, 100);
+		await t.rest.post(`executions/${executionId}/stop`);
+		await until('3 stops at the service', async () => (await stops()).length >= 3, 30000, 50);
+		const execution = await until('the execution canceled', async () => {
+			const e = await t.rest.execution(executionId).catch(() => null);
+			return e && e.status !== 'running' && e.status !== 'new' ? e : null;
+		}, 30000, 200);
+		const runs = await crew.runs();
+		assert.deepEqual(runs.map((r) => r.resumes.length), [1, 1, 1]);
+		assert.equal(execution.status, 'canceled');
+		// Read again after the execution settled: no stop came twice, none came late.
+		assert.deepEqual((await stops()).map((request) => request.kickoffId).sort(), runs.map((r) => r.kickoffId).sort());
+		assert.deepEqual(runs.map((r) => r.state), ['revoked', 'revoked', 'revoked']);
 	});
 
 	await check('runs registered late: the execution waiting on 3 crews, stopped over REST before the service knew them: all 3 stopped', async () => {

@@ -2,7 +2,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../../waiting/concurrency';
-import { MAX_POLL_INTERVAL_MS } from '../../../waiting/pollPolicy';
 import { getCrewConnection } from '../../../transport';
 import { startingOptions } from '../../../kickoff/inputs.description';
 import { toItemError } from '../common/itemError';
@@ -13,15 +12,8 @@ import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';
 import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
 import { rememberEnding, tryEndingOf } from '../../../retryOnFail/earlierTries';
-import {
-	DEFAULT_MAX_CONCURRENT_KICKOFFS,
-	DEFAULT_POLL_INTERVAL_SECONDS,
-	DEFAULT_TIMEOUT_SECONDS,
-	MAX_TIMEOUT_SECONDS,
-	outcomeToItem,
-	pollRunningCrews,
-	readWaitSettings,
-} from '../../../waiting/batchWait';
+import { DEFAULT_MAX_CONCURRENT_KICKOFFS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
+import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
 import { startedCrews } from '../../../waiting/startedCrews';
 import type { KickoffResult } from '../../../waiting/startedCrews';
 import type { WaitOptions } from '../../../waiting/batchWait';
@@ -43,22 +35,8 @@ export const description: INodeProperties[] = [
 			default: DEFAULT_MAX_CONCURRENT_KICKOFFS,
 			description: 'How many kickoff requests are in flight at once when there are many items. The crews themselves all run at the same time.',
 		},
-		{
-			displayName: 'Poll Interval (Seconds)',
-			name: 'pollInterval',
-			type: 'number',
-			typeOptions: { minValue: 0.1, numberPrecision: 1 },
-			default: DEFAULT_POLL_INTERVAL_SECONDS,
-			description: `Wait between status reads of a running crew. Once a twentieth of the crew's run time is longer, the wait is that (up to ${MAX_POLL_INTERVAL_MS / 1000} seconds), so a finished crew is noticed within 5% of its run time.`,
-		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS },
-			default: DEFAULT_TIMEOUT_SECONDS,
-			description: `How long to wait for all crews together, counted from the first kickoff. Crews still running then get an error item with the kickoff ID, and keep running unless On Timeout says to stop them. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
-		},
+		pollIntervalField,
+		timeoutField,
 		...stopOptionFields,
 	]),
 ];

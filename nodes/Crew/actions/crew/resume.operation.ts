@@ -6,29 +6,40 @@ import type { ResumeUrls } from '../../../records/resumeBody';
 import { isPlainObject } from '../../../records/plainObject';
 import { crewAnswerError } from '../../../transport/crewErrors';
 import { getCrewConnection, isSuccess } from '../../../transport';
-import type { CrewConnection } from '../../../transport';
+import type { CrewConnection, CrewContext } from '../../../transport';
 import { postAtMostOnce } from '../../../transport/postOnce';
 import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { optionsCollection, webhookUrlOptions } from '../../../kickoff/inputs.description';
+import { humanInputWebhookUrlOption } from '../../../callbacksOut/callbacks.description';
 import { toItemError } from '../common/itemError';
 import { kickoffIdField, readKickoffId } from '../common/kickoffId';
 import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
 import { rememberEnding, tryEndingOf, unansweredSend } from '../../../retryOnFail/earlierTries';
 import type { ItemOutcome, OperationTools } from '../common/operationTools';
-import {
-	DEFAULT_POLL_INTERVAL_SECONDS,
-	DEFAULT_TIMEOUT_SECONDS,
-	MAX_TIMEOUT_SECONDS,
-	outcomeToItem,
-	pollRunningCrews,
-	readWaitSettings,
-	withRunningCrews,
-} from '../../../waiting/batchWait';
+import { outcomeToItem, pollRunningCrews, readWaitSettings, withRunningCrews } from '../../../waiting/batchWait';
+import type { WaitOptions } from '../../../waiting/batchWait';
+import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
+import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsLeft, stopCrewsOnCancelField, stopOnCancel } from '../../../stop/stopCrews';
+import type { StopOptions, StopSettings } from '../../../stop/stopCrews';
+
+/**
+ * From this node version on, Wait for the Resumed Run stops its crews as Kickoff and Wait
+ * does: when the execution is cancelled, and at the timeout as On Timeout says. Nodes saved
+ * with an earlier version stop nothing, as they did when saved.
+ */
+export const RESUME_STOPS_VERSION = 1.4;
+
+/** What Resume's wait stops, by the options and the node's version (a pure reading, tested directly). */
+export function resumeStopSettings(options: StopOptions, typeVersion: number): StopSettings {
+	if (typeVersion < RESUME_STOPS_VERSION) return { stopAtTimeout: false, stopOnCancel: false };
+	return readStopSettings(options, typeVersion);
+}
 
 const show = { show: { operation: ['resume'] } };
 /** Shown only with Wait for the Resumed Run on: `/` names the node's own parameter from inside the Options collection. */
 const whenWaiting = { show: { '/waitForResumedRun': [true] } };
+const whenWaitingStops = { show: { '/waitForResumedRun': [true], '@version': [{ _cnd: { gte: RESUME_STOPS_VERSION } }] } };
 
 export const description: INodeProperties[] = [
 	kickoffIdField('resume'),
@@ -72,33 +83,13 @@ export const description: INodeProperties[] = [
 	},
 	optionsCollection('resume', [
 		...webhookUrlOptions,
-		{
-			displayName: 'Human Input Webhook URL',
-			name: 'humanInputWebhookUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. https://n8n.example.com/webhook/…/crew',
-			description:
-				'URL the service calls if the resumed run pauses again for human input (after a rejection, or at a later task), e.g. the Crew Trigger\'s production URL. Sent as humanInputWebhookUrl, with no authentication: the service calls it without any.',
-		},
-		{
-			displayName: 'Poll Interval (Seconds)',
-			name: 'pollInterval',
-			type: 'number',
-			typeOptions: { minValue: 0.1, numberPrecision: 1 },
-			default: DEFAULT_POLL_INTERVAL_SECONDS,
-			description: 'With Wait for the Resumed Run: the wait between status reads, lengthened for long runs as in Kickoff and Wait',
-			displayOptions: whenWaiting,
-		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_TIMEOUT_SECONDS },
-			default: DEFAULT_TIMEOUT_SECONDS,
-			description: `With Wait for the Resumed Run: how long to wait for all resumed runs together, counted from the first resume. Runs still going then are not stopped: their items get an error with the kickoff ID to read later with Get Status. 0 or empty means ${DEFAULT_TIMEOUT_SECONDS} seconds.`,
-			displayOptions: whenWaiting,
-		},
+		humanInputWebhookUrlOption(
+			'URL the service calls if the resumed run pauses again for human input (after a rejection, or at a later task), e.g. the Crew Trigger\'s production URL. Sent as humanInputWebhookUrl, with no authentication: the service calls it without any.',
+		),
+		{ ...pollIntervalField, displayOptions: whenWaiting },
+		{ ...timeoutField, displayOptions: whenWaiting },
+		{ ...onTimeoutField, displayOptions: whenWaitingStops },
+		{ ...stopCrewsOnCancelField, displayOptions: whenWaitingStops },
 	]),
 ];
 
@@ -135,7 +126,7 @@ interface SentResume {
  * keeping its ID. Either way `kickoff_id` is the run to follow (what Get Status
  * and this node's Kickoff ID read by default) and `resumed_kickoff_id` the paused one.
  */
-async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools): Promise<SentResume> {
+async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, sender: CrewContext): Promise<SentResume> {
 	const resumedKickoffId = readKickoffId(context, itemIndex, 'resume');
 	const body = buildResumeBody({
 		kickoffId: resumedKickoffId,
@@ -147,7 +138,7 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
 	const item = { node: context.getNode(), itemIndex, request: itemRequest(context, itemIndex, connection.secret), sends: 'resume' as const, secrets: await credentialSecrets(context, itemIndex) };
 	const sent = await startOnce(triesMemory(context), item, tools.now, async () => {
-		const answer = await postAtMostOnce(context, connection, '/resume', body, tools.sleep);
+		const answer = await postAtMostOnce(sender, connection, '/resume', body, tools.sleep);
 		if (!isSuccess(answer)) {
 			const error = crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
 			throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
@@ -157,47 +148,88 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
 }
 
-/** Continues a crew paused for human input (`POST /resume`), approving or rejecting the paused task. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
-	const connection = await getCrewConnection(this, itemIndex);
-	return (await sendResume(this, itemIndex, connection, tools)).json;
+type ResumeResult = { kind: 'sent'; kickoff: RunningKickoff; json: IDataObject } | { kind: 'error'; error: Error };
+
+interface ResumeRound {
+	/** What sends the resumes: the node's context, or one a cancel does not cut short. */
+	sender: CrewContext;
+	/** Throws when no more resumes are to be sent. */
+	check: (itemIndex: number) => void;
+	/** The error that ends the node at the first failed item (without Continue On Fail), given the runs already resumed. */
+	failed: (error: Error, running: RunningKickoff[]) => Promise<Error>;
 }
 
-type ResumeResult = { kind: 'sent'; kickoff: RunningKickoff; resumedKickoffId: string } | { kind: 'error'; error: Error };
+const runningOf = (results: ResumeResult[]) => results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
+
+/** Sends every item's resume (`POST /resume`), one after another, in order. */
+async function sendResumes(context: IExecuteFunctions, itemCount: number, tools: OperationTools, round: ResumeRound): Promise<ResumeResult[]> {
+	const results: ResumeResult[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			round.check(itemIndex);
+			const connection = await getCrewConnection(context, itemIndex);
+			const sent = await sendResume(context, itemIndex, connection, tools, round.sender);
+			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen }, json: sent.json });
+		} catch (error) {
+			const itemError = toItemError(context.getNode(), error, itemIndex);
+			if (!context.continueOnFail()) throw await round.failed(itemError, runningOf(results));
+			results.push({ kind: 'error', error: itemError });
+		}
+	}
+	return results;
+}
+
+/**
+ * Continues crews paused for human input, approving or rejecting the paused task:
+ * each item's resume on its own, or with Wait for the Resumed Run, all of them
+ * resumed and then waited on together.
+ */
+export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+	if (this.getNodeParameter('waitForResumedRun', 0, false) === true) return await resumeAndWait(this, itemCount, tools);
+	const results = await sendResumes(this, itemCount, tools, { sender: this, check: () => undefined, failed: async (error) => error });
+	return results.map((result) => (result.kind === 'sent' ? { json: result.json } : { error: result.error }));
+}
 
 /**
  * Wait for the Resumed Run: resumes every item in order, then waits on all the
  * resumed runs together, exactly as Kickoff and Wait's Polling waits on its
- * crews (one deadline, the same status reading and item outcomes).
+ * crews (one deadline, the same status reading, item outcomes and, from version
+ * 1.4, the same stops on cancel and at the timeout).
  */
-export async function executeAndWait(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	const settings = readWaitSettings(this.getNodeParameter('options', 0, {}) as { pollInterval?: number; timeout?: number });
+async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
+	const settings = readWaitSettings(options);
+	const { typeVersion } = context.getNode();
+	const stopping = resumeStopSettings(options, typeVersion);
 	const deadline = tools.now() + settings.timeoutMs;
-	const results: ResumeResult[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			const connection = await getCrewConnection(this, itemIndex);
-			const sent = await sendResume(this, itemIndex, connection, tools);
-			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen }, resumedKickoffId: sent.json.resumed_kickoff_id as string });
-		} catch (error) {
-			const itemError = toItemError(this.getNode(), error, itemIndex);
-			const running = results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
-			// As for a kickoff: stop at the first error, saying which runs were already resumed.
-			if (!this.continueOnFail()) throw withRunningCrews(itemError, running);
-			results.push({ kind: 'error', error: itemError });
-		}
-	}
+	const results = await sendResumes(context, itemCount, tools, {
+		// As Kickoff and Wait's kickoffs: a resume in flight at the cancel is let finish, so that the run it starts is known and stopped.
+		sender: kickoffSender(context, stopping),
+		check: (itemIndex) => {
+			// So no resume goes out after the cancel; before 1.4 the cancel aborts it (the node's own context), as it always did.
+			if (typeVersion >= RESUME_STOPS_VERSION && tools.isCancelled()) {
+				throw new NodeOperationError(context.getNode(), 'The execution was stopped before this crew was resumed', { itemIndex });
+			}
+		},
+		failed: async (error, running) => {
+			// As for a kickoff: a cancel stops the runs already resumed; otherwise the error says which they are.
+			const connection = running.length > 0 && stopping.stopOnCancel ? await getCrewConnection(context, 0) : undefined;
+			return (await stopOnCancel(context, connection, running, stopping, tools.isCancelled)) ? error : withRunningCrews(error, running);
+		},
+	});
 
-	const running = results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
-	const connection = running.length > 0 ? await getCrewConnection(this, 0) : undefined;
-	const waitOutcomes = connection ? await pollRunningCrews(this, running, { connection, settings, deadline }, tools) : [];
-	const memory = triesMemory(this);
+	const running = runningOf(results);
+	const connection = running.length > 0 ? await getCrewConnection(context, 0) : undefined;
+	const waitOutcomes = connection
+		? await stopCrewsLeft(context, connection, running, await pollRunningCrews(context, running, { connection, settings, deadline }, tools), stopping)
+		: [];
+	const memory = triesMemory(context);
 	running.forEach((kickoff, position) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[position])));
 
 	let position = 0;
 	return results.map((result) => {
 		if (result.kind === 'error') return { error: result.error };
-		const outcome = outcomeToItem(this.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs);
-		return 'json' in outcome ? { json: { ...outcome.json, resumed_kickoff_id: result.resumedKickoffId } } : outcome;
+		const outcome = outcomeToItem(context.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs);
+		return 'json' in outcome ? { json: { ...outcome.json, resumed_kickoff_id: result.json.resumed_kickoff_id } } : outcome;
 	});
 }
