@@ -13,8 +13,8 @@ import type { CrewConnection, CrewContext } from '../transport';
 import { isEndState, waitForCompletion } from '../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
 import { outcomeToItem, statusReader } from '../waiting/batchWait';
-import type { ItemOutcome, OperationTools } from '../Crew/actions/common/operationTools';
-import { errorOutputItem } from '../Crew/actions/common/outputItems';
+import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import { errorOutputItem } from '../itemResults/outputItems';
 import type { DeploymentKind } from '../records/crewInputs';
 
 /**

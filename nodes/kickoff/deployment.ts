@@ -3,7 +3,7 @@ import type { DisplayCondition, IExecuteFunctions, INode, INodeProperties } from
 import { detectDeployment } from '../records/crewInputs';
 import type { DeploymentChoice, DeploymentKind } from '../records/crewInputs';
 import { loadInputsListing } from './inputsListing';
-import type { OperationTools } from '../Crew/actions/common/operationTools';
+import type { OperationTools } from '../itemResults/operationTools';
 
 /** Operations whose behaviour depends on a crew or a flow: its inputs, its kickoff, its final state. */
 const DEPLOYMENT_OPERATIONS = ['getInputs', 'getStatus', 'kickoff', 'kickoffAndWait'];

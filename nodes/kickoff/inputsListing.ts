@@ -5,7 +5,7 @@ import { isInputsListing } from '../records/crewInputs';
 import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
 import { getCrewConnection, isSuccess, sendCrewRequest } from '../transport';
 import { retryPassingFailures } from '../transport/retryReads';
-import type { OperationTools } from '../Crew/actions/common/operationTools';
+import type { OperationTools } from '../itemResults/operationTools';
 
 /** Reads `GET /inputs`, the listing as the service sent it; shared by this operation, the editor's input fields and Detect. */
 export async function loadInputsListing(

@@ -1,7 +1,7 @@
 /**
  * A problem with what the user gave the node, found before any request is sent.
  * The pure helpers that read parameters have no node to attach an error to; the
- * operations turn this into the item's NodeOperationError, with this description (Crew/actions/common/itemError.ts).
+ * operations turn this into the item's NodeOperationError, with this description (itemResults/itemError.ts).
  */
 export class InvalidParameterError extends Error {
 	constructor(

@@ -1,6 +1,7 @@
-// The layout's two rules that a reader relies on (docs/development.md, "Where things live"):
-// the transport is a leaf, so HTTP can be read and changed without the rest; and no source
-// file holds more than one screenful of jobs, measured as 300 lines.
+// The layout's rules that a reader relies on (docs/development.md, "Where things live"):
+// imports flow one way, from the two nodes' folders to the concern folders, never back; the
+// transport is a leaf, so HTTP can be read and changed without the rest; and no source file
+// holds more than one screenful of jobs, measured as 300 lines.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -19,7 +20,31 @@ export function importsAboveTransport(graph: Map<string, string[]>, nodesFolder:
 		.flatMap(([file, targets]) => targets.filter((target) => !BELOW_TRANSPORT.includes(folderOf(target))).map((target) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`));
 }
 
+/** The folders of the nodes themselves: what they hold is each node's own, and no concern folder reaches into them. */
+const NODE_FOLDERS = ['Crew', 'CrewCallbackTrigger'];
+
+/** Each import from a concern folder into a node's folder, as `from -> to`, repository-relative. */
+export function importsIntoNodeFolders(graph: Map<string, string[]>, nodesFolder: string): string[] {
+	const folderOf = (file: string) => path.relative(nodesFolder, file).split(path.sep)[0];
+	return [...graph]
+		.filter(([file]) => !NODE_FOLDERS.includes(folderOf(file)))
+		.flatMap(([file, targets]) => targets.filter((target) => NODE_FOLDERS.includes(folderOf(target))).map((target) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`));
+}
+
 describe('the layout', () => {
+	it('tells a concern folder importing from a node\'s folder from a node using a concern', () => {
+		const at = (file: string) => path.join(NODES, file);
+		const graph = new Map([
+			[at('Crew/actions/router.ts'), [at('itemResults/itemError.ts')]],
+			[at('waiting/batchWait.ts'), [at('Crew/actions/common/operationModule.ts'), at('status/crewStatus.ts')]],
+		]);
+		expect(importsIntoNodeFolders(graph, NODES)).toEqual(['nodes/waiting/batchWait.ts -> nodes/Crew/actions/common/operationModule.ts']);
+	});
+
+	it('has imports that flow from the nodes\' folders to the concern folders, never back', () => {
+		expect(importsIntoNodeFolders(importGraph(sourceFiles(NODES)), NODES)).toEqual([]);
+	});
+
 	it('tells a transport import of the waiting code from one of its own folder', () => {
 		const at = (file: string) => path.join(NODES, file);
 		const graph = new Map([

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { toItemError } from './itemError';
-import type { ItemOutcome, OperationTools, PerItemExecute } from './operationTools';
+import { toItemError } from '../../../itemResults/itemError';
+import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
+import type { PerItemExecute } from './operationModule';
 
 /**
  * Items one after another, in order. Without Continue On Fail the first error

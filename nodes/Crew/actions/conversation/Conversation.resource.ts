@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as sendMessage from './sendMessage.operation';
-import type { CrewOperationModule } from '../common/operationTools';
+import type { CrewOperationModule } from '../common/operationModule';
 import type { CrewOperation } from '../node.type';
 
 /** The Conversation resource: a deployed conversational flow, one turn per message. */

@@ -7,7 +7,7 @@ import { chatStream } from '../../../chat/chatStream';
 import { findSession, keepSession } from '../../../chat/sessions';
 import { runTurn } from '../../../chat/turn';
 import { getCrewConnection } from '../../../transport';
-import type { OperationTools } from '../common/operationTools';
+import type { OperationTools } from '../../../itemResults/operationTools';
 import { isToolCall } from '../common/toolAnswer';
 
 const show = { operation: ['sendMessage'] };

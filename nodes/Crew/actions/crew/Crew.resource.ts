@@ -9,7 +9,7 @@ import * as kickoff from './kickoff.operation';
 import * as kickoffAndWait from './kickoffAndWait.operation';
 import * as resume from './resume.operation';
 import * as stop from './stop.operation';
-import type { CrewOperationModule } from '../common/operationTools';
+import type { CrewOperationModule } from '../common/operationModule';
 import type { CrewOperation } from '../node.type';
 
 /** The Crew resource: its operation picker and each operation's fields. */

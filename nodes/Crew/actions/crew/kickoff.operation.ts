@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { getCrewConnection } from '../../../transport';
 import { startingOptions } from '../../../kickoff/inputs.description';
-import type { OperationTools } from '../common/operationTools';
+import type { OperationTools } from '../../../itemResults/operationTools';
 import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';

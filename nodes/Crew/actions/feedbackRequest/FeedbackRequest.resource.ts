@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as answer from './answer.operation';
-import type { CrewOperationModule } from '../common/operationTools';
+import type { CrewOperationModule } from '../common/operationModule';
 import type { CrewOperation } from '../node.type';
 
 /** The Flow Feedback Request resource: a request the Crew Trigger received, answered once. */

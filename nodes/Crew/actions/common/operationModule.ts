@@ -1,16 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Sleep } from '../../../transport/cancellableSleep';
-
-/** What the operations need from the world besides `this`: time and cancellation. */
-export interface OperationTools {
-	now: () => number;
-	sleep: Sleep;
-	isCancelled: () => boolean;
-}
-
-/** One input item's outcome: its output, or its error (with the kickoff ID when one exists). */
-export type ItemOutcome = { json: IDataObject } | { error: Error; kickoffId?: string };
+import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
 
 /** An operation run item by item: one item's output, or it throws that item's error. */
 export type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;

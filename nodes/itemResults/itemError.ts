@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { InvalidParameterError } from '../../../records/invalidParameter';
+import { InvalidParameterError } from '../records/invalidParameter';
 
 /** For an error no part of the node foresaw: a bug, or n8n failing underneath the node. */
 export const UNEXPECTED_ERROR_DESCRIPTION =

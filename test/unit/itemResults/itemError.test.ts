@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { toItemError, UNEXPECTED_ERROR_DESCRIPTION } from '../../../../../nodes/Crew/actions/common/itemError';
-import { InvalidParameterError } from '../../../../../nodes/records/invalidParameter';
+import { toItemError, UNEXPECTED_ERROR_DESCRIPTION } from '../../../nodes/itemResults/itemError';
+import { InvalidParameterError } from '../../../nodes/records/invalidParameter';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1, position: [0, 0], parameters: {} };
 
