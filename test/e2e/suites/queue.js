@@ -25,10 +25,10 @@ const crypto = require('node:crypto');
 
 const { secs } = require('../lib/report');
 const { until: waitFor, sleep } = require('../lib/until');
-const { activeJobs } = require('../queue/stack');
+const { activeJobs } = require('../queue/queueStack');
 const { readExecution, executionError, nodeItems } = require('../queue/executions');
 const { queueCluster, releaseQueueCluster, withoutCancelSignal } = require('../queue/cluster');
-const { waitForWebhook } = require('../queue/stack');
+const { waitForWebhook } = require('../lib/webhooks');
 const { loadExample, CREDENTIALS } = require('../lib/fixtures');
 const { postAndReadLines } = require('../lib/lines');
 const { assertNoToken } = require('../lib/tokens');
