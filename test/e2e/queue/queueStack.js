@@ -15,7 +15,7 @@ const procs = require('../lib/procs');
 const pkg = require('../lib/pkg');
 const { N8n, freePort, OWNER } = require('../lib/n8n');
 const { ensureN8n } = require('../lib/install');
-const { waitForWebhook } = require('../lib/webhooks');
+const { waitForWebhook } = require('../lib/webhookReady');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
