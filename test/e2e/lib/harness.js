@@ -20,7 +20,7 @@ const { assertNoToken, leakedTokens } = require('./tokens');
 const { secs, say } = require('./report');
 const fixtures = require('./fixtures');
 const { resolveOptions } = require('../../crew-service/options');
-const { waitForWebhook } = require('../queue/stack');
+const { waitForWebhook } = require('./webhookReady');
 const { until } = require('./until');
 
 const SUITES_DIR = path.join(__dirname, '..', 'suites');

@@ -20,7 +20,7 @@ const { credentialsFor, WORKFLOWS_DIR } = require('../lib/fixtures');
 const { freePort } = require('../lib/n8n');
 const { secs } = require('../lib/report');
 const { until } = require('../lib/until');
-const { startCluster } = require('./stack');
+const { startCluster } = require('./queueStack');
 const { packWithoutCancelSignal } = require('./patched');
 const { decoderFor } = require('./executions');
 

@@ -16,7 +16,7 @@
 //   n8n restarted between two messages of one chat: the same flow session answers;
 //   no token in what the clients received or in n8n's logs.
 
-const { waitForWebhook } = require('../queue/stack');
+const { waitForWebhook } = require('../lib/webhookReady');
 const { sleep } = require('../lib/until');
 const { postAndReadLines } = require('../lib/lines');
 const assert = require('node:assert/strict');

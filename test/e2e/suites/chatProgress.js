@@ -24,7 +24,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { waitForWebhook } = require('../queue/stack');
+const { waitForWebhook } = require('../lib/webhookReady');
 const { WORKFLOWS_DIR } = require('../lib/fixtures');
 const { serveChatWidget, CHAT } = require('../lib/chatWidget');
 const { say } = require('../lib/report');

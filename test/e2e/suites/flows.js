@@ -22,7 +22,7 @@
 //     the records polling gives;
 //   no token in anything n8n printed, stored or sent the model.
 
-const { waitForWebhook } = require('../queue/stack');
+const { waitForWebhook } = require('../lib/webhookReady');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');

@@ -16,7 +16,7 @@
 //     the execution ends, long before the timeout, with the two records and the paused item
 //     (its kickoff id and the call's task id), in order.
 
-const { waitForWebhook } = require('../queue/stack');
+const { waitForWebhook } = require('../lib/webhookReady');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');

@@ -16,8 +16,9 @@
 // the node's HTTP requests on a stop by itself, so a node that ignores the signal shows no more
 // reads at the service but loops on, holding the worker's slot, until its own timeout); no crew
 // is kicked off twice; chat with the chat guide's Data Table example, a chat's second message on
-// the other worker than its first, continuing its flow session; every process is torn down by
-// its own pid (by the last queue suite).
+// the other worker than its first, continuing its flow session; a file uploaded to main's webhook
+// reaches the crew byte for byte from the worker (n8n's binary data in its database, queue mode's
+// default); every process is torn down by its own pid (by the last queue suite).
 // Prints a load figure (wall time of N calls × D on the workers' slots against ceil(N / slots) × D).
 
 const assert = require('node:assert/strict');
@@ -25,10 +26,10 @@ const crypto = require('node:crypto');
 
 const { secs } = require('../lib/report');
 const { until: waitFor, sleep } = require('../lib/until');
-const { activeJobs } = require('../queue/stack');
+const { activeJobs } = require('../queue/queueStack');
 const { readExecution, executionError, nodeItems } = require('../queue/executions');
 const { queueCluster, releaseQueueCluster, withoutCancelSignal } = require('../queue/cluster');
-const { waitForWebhook } = require('../queue/stack');
+const { waitForWebhook } = require('../lib/webhookReady');
 const { loadExample, CREDENTIALS } = require('../lib/fixtures');
 const { postAndReadLines } = require('../lib/lines');
 const { assertNoToken } = require('../lib/tokens');
@@ -88,6 +89,117 @@ async function runsFor(crew, tags) {
 /** Execution ids each process logged as "Worker started execution <id>". */
 function startedOn(proc) {
 	return [...proc.output().matchAll(/Worker started execution (\S+) \(job/g)].map((m) => m[1]);
+}
+
+const FILE_PATH = 'crewai-queue-file';
+const FILE_NAME = 'q3-report.pdf';
+// Big enough to take many stream chunks, small enough to cost the case no time.
+const FILE_BYTES = 1024 * 1024;
+
+/**
+ * A file uploaded to a Webhook (multipart/form-data: `topic`, `tag` and the file `document`) →
+ * Kickoff and Wait sending it With the Kickoff; the webhook answers with the crew's record.
+ * Main takes the upload and stores the file in n8n's binary data; the worker that runs the
+ * execution reads it from there, so the file crosses processes as a user's upload does.
+ */
+function fileWorkflow() {
+	return {
+		name: 'E2E queue: a file uploaded to a webhook → Kickoff and Wait',
+		nodes: [
+			{
+				parameters: { httpMethod: 'POST', path: FILE_PATH, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: '3c1f7a52-9d0e-4b8a-a6f1-7175657565ff',
+			},
+			{
+				parameters: {
+					operation: 'kickoffAndWait',
+					inputsMode: 'json',
+					inputsJson: '={{ JSON.stringify({ topic: $json.body.topic }) }}',
+					sendFiles: 'multipart',
+					files: { file: [{ fieldName: 'document', binaryPropertyName: 'document' }] },
+					options: {
+						meta: '={{ JSON.stringify({ reference: { durationMs: 300 }, tag: $json.body.tag, executionId: $execution.id }) }}',
+						pollInterval: 0.5,
+						timeout: 60,
+					},
+				},
+				name: CREW_NODE,
+				type: 'n8n-nodes-crewai.crew',
+				typeVersion: 1.3,
+				position: [220, 0],
+				credentials: { crewApi: CREDENTIALS.organization },
+			},
+		],
+		connections: { Webhook: { main: [[{ node: CREW_NODE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+/**
+ * A file through a worker: uploaded to main's webhook, sent to the crew by the worker that runs
+ * the execution, byte for byte. n8n 2.x keeps binary data in its database in queue mode (its
+ * default there, N8N_DEFAULT_BINARY_DATA_MODE=database; the queue stack sets nothing), which
+ * every process reads; each process here has a user folder of its own, so a file kept on one
+ * process's disk would not reach another.
+ */
+async function fileThroughAWorker(t, { cluster, workerProcs, mainProc, expectedKickoffs }) {
+	const { rest, decode, crew } = cluster;
+	const t0 = Date.now();
+	let address;
+	const ready = await t.check('a workflow taking a file upload at its Webhook → Kickoff and Wait with Files, published on main', async () => {
+		const saved = await rest.post('workflows', fileWorkflow());
+		await rest.post(`workflows/${saved.id}/activate`, { versionId: saved.versionId });
+		await waitForWebhook(cluster.baseUrl, FILE_PATH, 'POST', mainProc);
+		address = `${cluster.baseUrl}/webhook/${FILE_PATH}`;
+	});
+	if (!ready) return;
+	await t.check(`a file uploaded to main's webhook reaches the crew byte for byte (sha256, name, type) from the worker that ran the execution, n8n's binary data in its database`, async () => {
+		const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(FILE_BYTES)]);
+		const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+		const tag = `file-${rand()}`;
+		const topic = `queue file ${rand()}`;
+		expectedKickoffs.push(topic);
+		const form = new FormData();
+		form.append('topic', topic);
+		form.append('tag', tag);
+		form.append('document', new Blob([bytes], { type: 'application/pdf' }), FILE_NAME);
+		const res = await fetch(address, { method: 'POST', body: form, signal: AbortSignal.timeout(120000) });
+		const text = await res.text();
+		assert.equal(res.status, 200, text.slice(0, 500));
+		assertNoToken(text, { organization: crew.tokens.organization, user: crew.tokens.user }, 'the webhook\'s answer');
+		const [run, ...more] = await runsFor(crew, [tag]);
+		assert.ok(run, 'the service got no kickoff');
+		assert.equal(more.length, 0, 'more than one kickoff');
+		assert.deepEqual(
+			(run.files || []).map((f) => ({ field: f.field, name: f.name, type: f.type, size: f.size, sha256: f.sha256, via: f.via })),
+			[{ field: 'document', name: FILE_NAME, type: 'application/pdf', size: bytes.length, sha256, via: 'multipart' }],
+		);
+		const answer = JSON.parse(text);
+		assert.equal(answer.state, 'completed', text.slice(0, 500));
+		assert.equal(answer.kickoff_id, run.kickoffId);
+		assert.ok(String(answer.result).includes(sha256), `the crew's result names no file: ${String(answer.result).slice(0, 500)}`);
+
+		const executionId = String(run.meta.executionId);
+		const on = workerProcs.map((p, w) => (startedOn(p).includes(executionId) ? w + 1 : 0)).filter(Boolean);
+		assert.equal(on.length, 1, `execution ${executionId} started on ${on.length ? 'workers ' + on.join(', ') : 'no worker'}`);
+		assert.match(mainProc.output(), new RegExp(`Enqueued execution ${executionId} \\(job`), `main did not enqueue execution ${executionId}`);
+		assert.doesNotMatch(mainProc.output(), /Worker started execution/, 'main ran an execution itself');
+		const e = await readExecution(rest, decode, executionId);
+		const [upload] = nodeItems(e, 'Webhook');
+		const stored = upload.binary && upload.binary.document;
+		assert.ok(stored, `the Webhook's item has no binary "document": ${JSON.stringify(upload).slice(0, 300)}`);
+		// The id names the store the worker read the file from.
+		assert.match(String(stored.id), /^database:/, `binary data id ${stored.id}`);
+		const out = nodeItems(e, CREW_NODE);
+		assert.equal(out.length, 1);
+		assert.deepEqual([out[0].pairedItem].flat().map((p) => (typeof p === 'number' ? p : p.item)), [0]);
+		t.say(`    ${bytes.length} bytes uploaded to main, sent by worker-${on[0]} (execution ${executionId}), binary data ${String(stored.id).split(':')[0]}; ${secs(Date.now() - t0)} with publishing`);
+	});
 }
 
 const CHAT_EXAMPLE = 'chat-keeping-flow-sessions-in-a-data-table.json';
@@ -498,6 +610,9 @@ async function run(t) {
 
 	// 5. Chat in queue mode: the chat guide's Data Table example, its messages on chosen workers.
 	await chatInQueueMode(t, { cluster, call, execIdOf, workerProcs, figures });
+
+	// 6. A file through a worker: uploaded to main, sent by a worker.
+	await fileThroughAWorker(t, { cluster, workerProcs, mainProc, expectedKickoffs });
 
 	await t.check('no crew was kicked off twice: one POST /kickoff and one run per crew asked for', async () => {
 		const kickoffs = (await crew.requests()).filter((r) => r.route === 'kickoff' && r.method === 'POST').slice(kickoffsBefore);

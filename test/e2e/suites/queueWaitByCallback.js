@@ -32,7 +32,7 @@ const crypto = require('node:crypto');
 
 const { secs } = require('../lib/report');
 const { until, sleep } = require('../lib/until');
-const { activeJobs } = require('../queue/stack');
+const { activeJobs } = require('../queue/queueStack');
 const { readExecution, nodeItems } = require('../queue/executions');
 const { queueCluster, releaseQueueCluster } = require('../queue/cluster');
 

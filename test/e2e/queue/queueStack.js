@@ -15,6 +15,7 @@ const procs = require('../lib/procs');
 const pkg = require('../lib/pkg');
 const { N8n, freePort, OWNER } = require('../lib/n8n');
 const { ensureN8n } = require('../lib/install');
+const { waitForWebhook } = require('../lib/webhookReady');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -161,26 +162,6 @@ async function startCluster({ major, root, packed, workers, concurrency, credent
 }
 
 /**
- * Waits until main serves a production webhook, without calling it: a CORS preflight
- * (OPTIONS with Origin) lists the path's registered methods in Access-Control-Allow-Methods.
- */
-async function waitForWebhook(baseUrl, webhookPath, method, proc, timeoutMs = 120000) {
-	const deadline = Date.now() + timeoutMs;
-	let last = '';
-	for (;;) {
-		if (proc.done) throw new Error(`n8n main exited:\n${procs.tail(proc.output())}`);
-		const res = await fetch(`${baseUrl}/webhook/${webhookPath}`, {
-			method: 'OPTIONS',
-			headers: { origin: 'http://127.0.0.1', 'access-control-request-method': method },
-		});
-		last = res.headers.get('access-control-allow-methods') || `${res.status}`;
-		if (last.split(/,\s*/).includes(method)) return;
-		if (Date.now() > deadline) throw new Error(`webhook ${method} /webhook/${webhookPath} not registered within ${timeoutMs} ms (last answer: ${last})`);
-		await sleep(250);
-	}
-}
-
-/**
  * Creates the owner over REST (POST /rest/owner/setup) and keeps its `n8n-auth` cookie.
  * Returns a small client for /rest/... calls as that owner.
  */
@@ -273,4 +254,4 @@ async function activeJobs(port) {
 	return (await redisCommand(port, 'LRANGE', 'bull:jobs:active', '0', '-1')).map(String);
 }
 
-module.exports = { ensureRedis, startRedis, QueueN8n, startCluster, ownerSession, waitForWebhook, redisCommand, activeJobs };
+module.exports = { ensureRedis, startRedis, QueueN8n, startCluster, ownerSession, redisCommand, activeJobs };
