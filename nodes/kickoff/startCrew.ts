@@ -90,7 +90,7 @@ export interface StartedCrew {
 
 /**
  * Sends `POST /kickoff` for one item, with its files when it has any (see
- * fileKickoff.ts). A kickoff is not idempotent: after a network error or a 5xx
+ * files/fileKickoff.ts). A kickoff is not idempotent: after a network error or a 5xx
  * the crew may be running, and the error says so.
  */
 export async function startCrew(
@@ -100,7 +100,7 @@ export async function startCrew(
 	body: IDataObject,
 	sleep: Sleep,
 	files?: ItemFiles,
-	/** What sends the kickoff, when not `context`: a kickoff whose answer must outlive a cancel (stopCrews.ts). */
+	/** What sends the kickoff, when not `context`: a kickoff whose answer must outlive a cancel (stop/stopCrews.ts). */
 	sender: CrewContext = context,
 ): Promise<StartedCrew> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
@@ -110,7 +110,7 @@ export async function startCrew(
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
 		const error = multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);
-		// Whether it may have started a crew decides whether n8n's Retry On Fail may send it again (triesMemory.ts).
+		// Whether it may have started a crew decides whether n8n's Retry On Fail may send it again (retryOnFail/triesMemory.ts).
 		throw withUnansweredSend(error, unansweredSend(answer, files?.mode === 'multipart'), connection.secret);
 	}
 	const kickoffId = readKickoffId(answer.body);

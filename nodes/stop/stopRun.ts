@@ -18,7 +18,7 @@ export function stopPath(kickoffId: string): string {
 
 /**
  * The Stop operation's request: no body (as documented), sent again only after a
- * 429, which says it was not processed (postOnce.ts).
+ * 429, which says it was not processed (transport/postOnce.ts).
  */
 export async function requestStop(context: CrewContext, connection: CrewConnection, kickoffId: string, sleep: Sleep): Promise<CrewAnswer> {
 	return await postAtMostOnce(context, connection, stopPath(kickoffId), undefined, sleep, STOP_REQUEST_TIMEOUT_MS);

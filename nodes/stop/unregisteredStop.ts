@@ -2,7 +2,7 @@ import { NOT_FOUND_TOLERATED_READS } from '../status/notFound';
 
 /**
  * A stop in a run's first seconds. The hosted service does not know a run at once:
- * right after a kickoff a few status reads answer NOT FOUND (notFound.ts). A stop
+ * right after a kickoff a few status reads answer NOT FOUND (status/notFound.ts). A stop
  * sent then may get `404 {"error": "Execution not found"}` though the run is about
  * to start, and a stop sent once would leave it running and spending. So a 404 of
  * that kind is asked again, with a growing pause, for as long as a registration

@@ -13,7 +13,7 @@ export interface RunningKickoff {
 	kickoffId: string;
 	/** Clock time of the kickoff; the first poll is one interval after it. */
 	startedAt: number;
-	/** An earlier try of the node saw the service report this run (earlierTries.ts): NOT FOUND is then a pause, not registration lag. */
+	/** An earlier try of the node saw the service report this run (retryOnFail/earlierTries.ts): NOT FOUND is then a pause, not registration lag. */
 	seen?: boolean;
 }
 
@@ -70,7 +70,7 @@ export function isEndState(state: CrewStatus['state']): state is 'completed' | '
 
 /**
  * What one status record means for a wait, with what the earlier reads of the run
- * showed: an end, or undefined to read again. A NOT FOUND is judged by notFound.ts
+ * showed: an end, or undefined to read again. A NOT FOUND is judged by status/notFound.ts
  * (registration lag, an unknown run, or a pause for human input); the paused
  * record is what the item and the live progress then show.
  */
