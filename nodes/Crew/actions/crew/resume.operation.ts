@@ -104,7 +104,7 @@ function requiredText(context: IExecuteFunctions, name: string, label: string, i
 	return value;
 }
 
-/** The webhook URLs to send again, each checked before any request (a bad one is the item's error, via the router). */
+/** The webhook URLs to send again, each checked before any request (a bad one is the item's error, made in sendResumes). */
 function readResumeUrls(context: IExecuteFunctions, itemIndex: number): ResumeUrls {
 	const options = context.getNodeParameter('options', itemIndex, {}) as ResumeUrls;
 	checkUrlOptions(options, { ...URL_OPTIONS, humanInputWebhookUrl: 'Human Input Webhook URL' });
