@@ -13,7 +13,7 @@ import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
 import { forgetTries } from '../retryOnFail/triesMemory';
-import * as waitByCallback from '../callbacksIn/parkedResume';
+import * as parkedResume from '../callbacksIn/parkedResume';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacksIn/webhookRegistration';
 
@@ -38,7 +38,7 @@ export class Crew implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		// Kickoff and Wait, Wait By: Callback parks the execution; the crew's call resumes it here.
-		webhooks: [waitByCallback.callbackWebhook],
+		webhooks: [parkedResume.callbackWebhook],
 		waitingNodeTooltip: '=Waiting for the crew to call back',
 		credentials: [
 			// One credential, the deployment's: its Bearer Token for every request, and the optional
@@ -99,6 +99,6 @@ export class Crew implements INodeType {
 	webhookMethods = nothingToRegister;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await waitByCallback.webhook.call(this);
+		return await parkedResume.webhook.call(this);
 	}
 }

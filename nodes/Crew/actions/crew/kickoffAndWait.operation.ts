@@ -12,7 +12,7 @@ import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';
 import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
 import { rememberEnding, tryEndingOf } from '../../../retryOnFail/earlierTries';
-import { DEFAULT_MAX_CONCURRENT_KICKOFFS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
+import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
 import { startedCrews } from '../../../waiting/startedCrews';
 import type { KickoffResult } from '../../../waiting/startedCrews';
@@ -35,8 +35,10 @@ export const description: INodeProperties[] = [
 			default: DEFAULT_MAX_CONCURRENT_KICKOFFS,
 			description: 'How many kickoff requests are in flight at once when there are many items. The crews themselves all run at the same time.',
 		},
-		pollIntervalField,
-		timeoutField,
+		pollIntervalField(),
+		timeoutField(
+			`How long to wait for all crews together, counted from the first kickoff. Crews still running then get an error item with the kickoff ID, and keep running unless On Timeout says to stop them. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
+		),
 		...stopOptionFields,
 	]),
 ];

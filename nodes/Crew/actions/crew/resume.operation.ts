@@ -17,7 +17,7 @@ import { kickoffIdField, readKickoffId } from '../common/kickoffId';
 import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
 import { rememberEnding, tryEndingOf, unansweredSend } from '../../../retryOnFail/earlierTries';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
-import { outcomeToItem, pollRunningCrews, readWaitSettings, withRunningCrews } from '../../../waiting/batchWait';
+import { DEFAULT_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings, withRunningCrews } from '../../../waiting/batchWait';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
 import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsLeft, stopCrewsOnCancelField, stopOnCancel } from '../../../stop/stopCrews';
@@ -86,8 +86,13 @@ export const description: INodeProperties[] = [
 		humanInputWebhookUrlOption(
 			'URL the service calls if the resumed run pauses again for human input (after a rejection, or at a later task), e.g. the Crew Trigger\'s production URL. Sent as humanInputWebhookUrl, with no authentication: the service calls it without any.',
 		),
-		{ ...pollIntervalField, displayOptions: whenWaiting },
-		{ ...timeoutField, displayOptions: whenWaiting },
+		{ ...pollIntervalField('With Wait for the Resumed Run: the wait between status reads, lengthened for long runs as in Kickoff and Wait'), displayOptions: whenWaiting },
+		{
+			...timeoutField(
+				`With Wait for the Resumed Run: how long to wait for all resumed runs together, counted from the first resume. Runs still going then get an error with the kickoff ID to read later with Get Status, and keep running unless On Timeout (node version 1.4 and later) says to stop them. 0 or empty means ${DEFAULT_TIMEOUT_SECONDS} seconds.`,
+			),
+			displayOptions: whenWaiting,
+		},
 		{ ...onTimeoutField, displayOptions: whenWaitingStops },
 		{ ...stopCrewsOnCancelField, displayOptions: whenWaitingStops },
 	]),
