@@ -3,7 +3,7 @@
 
 const { randomUUID } = require('node:crypto');
 const { TASKS, describeInputs, taskOutputHeader, liveTaskId } = require('./runs');
-const { flowDeploymentOf, flowStreamEventsOf } = require('./flows');
+const { flowDeploymentOf, flowStreamEventsOf } = require('./flowRuns');
 
 /** @typedef {import('./index').Run} Run */
 /** @typedef {import('./index').StreamEvent} StreamEvent */

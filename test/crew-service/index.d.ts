@@ -35,7 +35,7 @@ export interface UploadRecord {
 	size: number;
 	sha256: string;
 }
-/** A conversational flow's chat API (chat.js): GET /inspect, POST /chat/start, POST /chat/{id}/message, GET /chat/{id}/stream/events, GET /chat/{id}/history. */
+/** A conversational flow's chat API (chatApi.js): GET /inspect, POST /chat/start, POST /chat/{id}/message, GET /chat/{id}/stream/events, GET /chat/{id}/history. */
 export type ChatRoute = 'inspect' | 'chatStart' | 'chatMessage' | 'chatStream' | 'chatHistory';
 
 /**

@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 
-const { flowOf } = require('./flows');
+const { flowOf } = require('./flowRuns');
 
 /** @typedef {import('./index').Run} Run */
 

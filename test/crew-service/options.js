@@ -2,7 +2,7 @@
 'use strict';
 
 const { randomBytes } = require('node:crypto');
-const { resolveChatOptions } = require('./chat');
+const { resolveChatOptions } = require('./chatApi');
 
 /** @typedef {import('./index').CrewServiceOptions} CrewServiceOptions */
 /** @typedef {import('./index').ResolvedCrewServiceOptions} ResolvedCrewServiceOptions */
@@ -16,7 +16,7 @@ const ENUMS = {
 	webhookTargets: ['loopback', 'any'],
 	// documented: the contract and the documents' answers; live: as the "Live" facts of docs/development/service-api.md (2026-10-01) say the hosted service answers.
 	dialect: ['documented', 'live'],
-	// crew: the crew of runs.js (a run can still be a persisted flow by its plan); flow: a deployed flow (flows.js).
+	// crew: the crew of runs.js (a run can still be a persisted flow by its plan); flow: a deployed flow (flowRuns.js).
 	deployment: ['crew', 'flow'],
 	// accepted: a crewAI with native file inputs; refused: an older one (multipart 422, no POST /files).
 	multipartKickoff: ['accepted', 'refused'],
@@ -60,7 +60,7 @@ function defaultOptions() {
 		flowFeedback: null,
 		dialect: 'documented',
 		deployment: 'crew',
-		// null: a crew (no chat API); an object: a deployed conversational flow (chat.js).
+		// null: a crew (no chat API); an object: a deployed conversational flow (chatApi.js).
 		chat: null,
 		registrationLagReads: 0,
 		registrationDelayMs: 0,

@@ -3,7 +3,7 @@
 
 const { randomUUID } = require('node:crypto');
 
-const { flowOf, flowDeploymentOf, liveFlowRecord } = require('./flows');
+const { flowOf, flowDeploymentOf, liveFlowRecord } = require('./flowRuns');
 const { fileResultLine } = require('./fileRecords');
 
 /** @typedef {import('./index').Run} Run */

@@ -10,12 +10,12 @@ const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initia
 const { WebhookDispatcher } = require('./webhooks');
 const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
-const { FlowStates, readStateRequest, attachFlow, flowOf, flowDeploymentOf, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flows');
-const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chat');
+const { FlowStates, readStateRequest, attachFlow, flowOf, flowDeploymentOf, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flowRuns');
+const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chatApi');
 const errors = require('./errors');
 const live = require('./live');
 const { isMultipart, boundaryOf } = require('./multipart');
-const { readMultipart, UploadStore, readInputFiles, resolveInputFiles, NGINX_413 } = require('./files');
+const { readMultipart, UploadStore, readInputFiles, resolveInputFiles, NGINX_413 } = require('./receivedFiles');
 const { fileStateValue } = require('./fileRecords');
 
 /** @typedef {import('./index').CrewService} CrewService */
@@ -885,7 +885,7 @@ async function startCrewService(userOptions = {}) {
 		run.statusRequests += 1;
 		if (live.inRegistrationLag(run.statusRequests, options.registrationLagReads)) return jsonAnswer(200, live.NOT_FOUND_RECORD);
 		const now = options.now();
-		// A deployed flow's live record is its own (flows.js): steps, no total, the final method's text.
+		// A deployed flow's live record is its own (flowRuns.js): steps, no total, the final method's text.
 		if (flowDeploymentOf(run)) return jsonAnswer(200, statusRecord(run, now, options.recordShape));
 		return jsonAnswer(200, live.liveRecord(run, phaseAt(run, now), now, { tasks: TASKS, result: finalResult(run) }));
 	}

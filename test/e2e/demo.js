@@ -15,7 +15,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 
 const procs = require('./lib/procs');
-const { runMain } = require('./lib/cli');
+const { runMain } = require('./lib/scriptCommand');
 const { prepare } = require('./lib/stack');
 const { items, errorText } = require('./lib/runData');
 

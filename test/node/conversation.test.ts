@@ -1,6 +1,6 @@
 /**
  * Conversation → Send Message through n8n's real engine against the reference
- * service's conversational flow (test/crew-service/chat.js): one flow session per
+ * service's conversational flow (test/crew-service/chatApi.js): one flow session per
  * conversation key, kept in the workflow's static data as n8n keeps it; a turn
  * read from its frames, resumed after a cut, never sent twice; the reply from
  * the flow's history.

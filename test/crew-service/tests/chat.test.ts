@@ -2,7 +2,7 @@ import type { CrewService } from '..';
 import { call } from './client';
 import { closedAfterEach } from './crewServiceTesting';
 
-// The reference service's conversational flow (test/crew-service/chat.js), over raw HTTP.
+// The reference service's conversational flow (test/crew-service/chatApi.js), over raw HTTP.
 
 const start = closedAfterEach();
 

@@ -2,7 +2,7 @@
 // The runner's command line (the one parse of the e2e tree).
 
 const { parseArgs } = require('node:util');
-const { parseMajors } = require('./cli');
+const { parseMajors } = require('./scriptCommand');
 
 const USAGE = `Usage: node test/e2e/run.js [options]
 
