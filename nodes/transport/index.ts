@@ -12,7 +12,7 @@ export type { CrewAnswer, HttpAnswer, NetworkFailure } from './answers';
  * The credential type, for every call that reads it. The credential class and the two nodes'
  * descriptions write it out instead: n8n's lint (no-credential-reuse, valid-credential-references)
  * reads those names as literals and checks nothing once they are constants.
- * test/unit/credentials/credentialDisplay.test.ts ties the three to this one.
+ * test/unit/credentials/CrewApi.credentials.test.ts ties the three to this one.
  */
 export const CREDENTIAL_TYPE = 'crewApi';
 
