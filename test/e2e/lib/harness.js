@@ -196,7 +196,7 @@ function createLane({ major, suites, root, packed, opts }) {
 }
 
 /** The `t` a suite's run(t) gets (see suites/README.md). */
-async function suiteContext({ suite, lane, results, root, packed, opts }) {
+async function suiteContext({ suite, lane, results, root, packed, opts, whenAlone }) {
 	const label = `${suite.name}, n8n ${lane.version}`;
 	const grep = opts.grep && opts.grep.toLowerCase();
 	const counted = { ran: 0 };
@@ -223,6 +223,9 @@ async function suiteContext({ suite, lane, results, root, packed, opts }) {
 		say: (line) => say(`  [${label}] ${line}`),
 		check,
 		counted,
+		// Resolves once the majors' lanes have ended (at once for a suite in one of them): a check
+		// that measures ratios of time awaits it, so that no other lane's load bends its figures.
+		whenAlone: () => whenAlone,
 		// For suites written before this harness: their (label, name, fn) report calls.
 		report: {
 			check: (l, name, fn) => check(name, fn, { label: `${suite.name}, ${l}` }),
@@ -271,7 +274,7 @@ async function suiteContext({ suite, lane, results, root, packed, opts }) {
 }
 
 /** Runs one major's suites in order; each suite's time and checks go to results. */
-async function runLane({ lane, suites, results, root, packed, opts }) {
+async function runLane({ lane, suites, results, root, packed, opts, whenAlone = Promise.resolve() }) {
 	// The suites on the shared n8n first; it is stopped after the last of them, so that it does
 	// not take the machine's memory and cores while suites with their own stack run.
 	const ordered = [...suites.filter((s) => s.needs.server), ...suites.filter((s) => !s.needs.server)];
@@ -281,7 +284,7 @@ async function runLane({ lane, suites, results, root, packed, opts }) {
 			const started = Date.now();
 			say(`# ${suite.title} (${suite.name}), n8n ${lane.version}`);
 			try {
-				const t = await suiteContext({ suite, lane, results, root, packed, opts });
+				const t = await suiteContext({ suite, lane, results, root, packed, opts, whenAlone });
 				await suite.run(t);
 			} catch (err) {
 				results.record({ suite: suite.name, major: lane.major, label: `${suite.name}, n8n ${lane.version}`, name: 'the suite ran to its end', err, ms: Date.now() - started });
@@ -311,15 +314,27 @@ async function runAll(opts, { pack }) {
 		}
 		if (packed) {
 			const laneOf = (major, suites) => ({ lane: createLane({ major, suites, root, packed, opts }), suites });
-			const go = ({ lane, suites }) => runLane({ lane, suites, results, root, packed, opts });
+			const go = ({ lane, suites }, whenAlone) => runLane({ lane, suites, results, root, packed, opts, whenAlone });
 			const lanes = opts.majors.map((major) => laneOf(major, all.filter((s) => s.majors.includes(major) && !s.alone)));
-			if (opts.serial) for (const l of lanes) await go(l);
-			else await Promise.all(lanes.map(go));
-			// Suites that measure ratios of time (queue mode's slots and resumes) run after the
-			// lanes, one major at a time, so that another lane's load does not bend their figures.
-			for (const major of opts.majors) {
-				const alone = all.filter((s) => s.majors.includes(major) && s.alone);
-				if (alone.length > 0) await go(laneOf(major, alone));
+			// The suites with a stack of their own (queue mode's Redis, main and workers), one major at a
+			// time, in a lane beside the majors' lanes: most of their time is spent waiting on crews.
+			// Their checks that measure ratios of time first await t.whenAlone(), the end of the majors'
+			// lanes, so that no other lane's load bends their figures.
+			const ownLanes = opts.majors.map((major) => laneOf(major, all.filter((s) => s.majors.includes(major) && s.alone))).filter((l) => l.suites.length > 0);
+			if (opts.serial) {
+				for (const l of [...lanes, ...ownLanes]) await go(l);
+			} else {
+				let lanesEnded;
+				const whenAlone = new Promise((resolve) => (lanesEnded = resolve));
+				const majors = Promise.allSettled(lanes.map((l) => go(l))).finally(lanesEnded);
+				const own = (async () => {
+					// Started once the shared stacks are up, so that the own stacks' n8n processes do
+					// not start in the same seconds as theirs.
+					await Promise.allSettled(lanes.filter((l) => l.suites.some((s) => s.needs.server)).map((l) => l.lane.stack()));
+					for (const l of ownLanes) await go(l, whenAlone);
+				})();
+				for (const settled of await Promise.allSettled([majors, own])) if (settled.status === 'rejected') throw settled.reason;
+				for (const settled of await majors) if (settled.status === 'rejected') throw settled.reason;
 			}
 			const started = Date.now();
 			const leaks = leakedTokens(root);

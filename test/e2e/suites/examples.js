@@ -7,7 +7,8 @@
 // a Chat Trigger, a Crew Trigger or an MCP Server Trigger. Each check reads how the
 // run ended (the crew's result, each item's state) from the stored execution or the caller's answer.
 //
-// Then the panel texts: the Crew tool's fields the model fills describe themselves without escape
+// The panel texts, each checked right after its example's case, on the workflow that case left
+// on the canvas: the Crew tool's fields the model fills describe themselves without escape
 // marks, and every Crew panel shows one credential row, the deployment's Crew API credential: a
 // Kickoff and Wait that waits by polling, and a Kickoff with an event stream, whose secret the same
 // credential holds (as the Crew Trigger's panel does).
@@ -175,6 +176,15 @@ module.exports = {
 			await editor.closePanel(page);
 		});
 
+		await check('crew-in-a-workflow.json\'s Kickoff and Wait panel (Wait By: Polling, no callback options) shows one credential row, the Crew API credential', async () => {
+			const wf = await openPanel('crew-in-a-workflow.json', 'Kickoff and Wait', { set: { 'Kickoff and Wait': QUICK } });
+			const { parameters } = wf.nodes.find((n) => n.name === 'Kickoff and Wait');
+			assert.ok([undefined, 'polling'].includes(parameters.waitBy), `the example waits by ${parameters.waitBy}`);
+			assert.deepEqual(Object.keys(parameters.options || {}).filter((o) => /eventStream|webhook|humanInput/i.test(o)), [], 'no callback option set');
+			await oneCredentialRow(ORGANIZATION, 'Kickoff and Wait\'s panel');
+			await editor.closePanel(page);
+		});
+
 		await check('batch-from-a-list.json, by "Import from File…": one completed item per topic, in the list\'s order, each paired with its topic', async () => {
 			await t.resetService();
 			const wf = await importExample('batch-from-a-list.json', { via: 'file', how: { set: { 'Kickoff and Wait': QUICK } } });
@@ -264,6 +274,18 @@ module.exports = {
 			assert.equal((await executions(trigger.id)).length, 1, 'the trigger ran once');
 		});
 
+		await check('crew-trigger-kickoff.json\'s Kickoff panel (Event Stream URL set) and crew-trigger.json\'s Crew Trigger panel each show one credential row, the same Crew API credential holding the callback bearer token', async () => {
+			const withCallbacks = { crewApi: CALLBACK_CREDENTIAL.name };
+			const kickoff = await openPanel('crew-trigger-kickoff.json', 'Kickoff', { text: { [TRIGGER_URL_PLACEHOLDER]: 'https://n8n.example.com/webhook/x/crew' } }, withCallbacks);
+			assert.ok(kickoff.nodes.find((n) => n.name === 'Kickoff').parameters.options.eventStreamUrl, 'the Kickoff streams its events');
+			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Kickoff\'s panel');
+			await editor.closePanel(page);
+			const trigger = await openPanel('crew-trigger.json', 'Crew Trigger', {}, withCallbacks);
+			assert.equal(trigger.nodes.find((n) => n.name === 'Crew Trigger').credentials.crewApi.name, CALLBACK_CREDENTIAL.name);
+			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Crew Trigger\'s panel', 'events');
+			await editor.closePanel(page);
+		});
+
 		await check('streaming-webhook.json published: a POST streams the crew\'s progress, then its result', async () => {
 			await t.resetService();
 			const wf = await importExample('streaming-webhook.json', { how: { set: { Webhook: { path: 'examples-crewai-streaming' }, 'Kickoff and Wait': STEERED_BY_BODY } } });
@@ -299,6 +321,18 @@ module.exports = {
 			assert.equal(after.json.state, 'completed');
 			assert.equal(after.json.kickoff_id, run.kickoffId);
 			assert.match(after.json.result, /topic=tides/);
+		});
+
+		await check('wait-by-callback.json\'s Kickoff and Wait panel (Wait By: Callback) says that a Webhook answering when the last node finishes gives its caller the waiting item at once, and links the guide\'s section', async () => {
+			await openPanel('wait-by-callback.json', 'Kickoff and Wait');
+			const notice = page.locator(editor.sel.ndv).first().getByText('Behind a Webhook set to respond when the last node finishes', { exact: false }).first();
+			await notice.waitFor({ state: 'visible' });
+			const text = await notice.innerText();
+			assert.match(text, /never the crew's result/, text);
+			assert.match(text, /Respond to Webhook node after this one/, text);
+			const href = await page.locator(editor.sel.ndv).first().locator('a', { hasText: 'More' }).first().getAttribute('href');
+			assert.match(href, /docs\/wait-by-callback\.md#answering-a-webhooks-caller-with-the-crews-result$/);
+			await editor.closePanel(page);
 		});
 
 		await check('wait-by-callback-respond-to-webhook.json published: a POST parks the execution and its caller is answered with the crew\'s completed record once the crew has called back', async () => {
@@ -469,7 +503,17 @@ module.exports = {
 		 */
 		async function openPanel(file, node, how, credentials) {
 			const id = imported[file] ?? (await importExample(file, { how, credentials })).id;
-			await page.goto(`${url}/workflow/${id}`);
+			// Each panel check follows its example's case, whose workflow is then still on the canvas:
+			// loading the editor again for it cost seconds a panel. A popover left open over the canvas
+			// (2.41 keeps one after publishing) is closed first; one that stays open: the editor anew.
+			let onCanvas = new URL(page.url()).pathname === `/workflow/${id}`;
+			if (onCanvas) {
+				await editor.closePanel(page);
+				await page.keyboard.press('Escape');
+				const popover = page.locator('[data-reka-popper-content-wrapper]').first();
+				onCanvas = await popover.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false);
+			}
+			if (!onCanvas) await page.goto(`${url}/workflow/${id}`);
 			await editor.nodeOnCanvas(page, node).first().dblclick();
 			await page.locator(editor.sel.ndv).first().waitFor({ state: 'visible' });
 			return editor.restGet(page, url, `workflows/${id}`);
@@ -501,39 +545,6 @@ module.exports = {
 		await check('the Crew tool\'s Kickoff and Wait panel (Wait By: Polling) shows one credential row, the Crew API credential', async () => {
 			if (!(await page.locator(editor.sel.ndv).first().isVisible())) await openPanel('agent-with-crew-tools.json', 'Research Crew');
 			await oneCredentialRow(ORGANIZATION, 'the tool\'s panel');
-			await editor.closePanel(page);
-		});
-
-		await check('crew-in-a-workflow.json\'s Kickoff and Wait panel (Wait By: Polling, no callback options) shows one credential row, the Crew API credential', async () => {
-			const wf = await openPanel('crew-in-a-workflow.json', 'Kickoff and Wait', { set: { 'Kickoff and Wait': QUICK } });
-			const { parameters } = wf.nodes.find((n) => n.name === 'Kickoff and Wait');
-			assert.ok([undefined, 'polling'].includes(parameters.waitBy), `the example waits by ${parameters.waitBy}`);
-			assert.deepEqual(Object.keys(parameters.options || {}).filter((o) => /eventStream|webhook|humanInput/i.test(o)), [], 'no callback option set');
-			await oneCredentialRow(ORGANIZATION, 'Kickoff and Wait\'s panel');
-			await editor.closePanel(page);
-		});
-
-		await check('crew-trigger-kickoff.json\'s Kickoff panel (Event Stream URL set) and crew-trigger.json\'s Crew Trigger panel each show one credential row, the same Crew API credential holding the callback bearer token', async () => {
-			const withCallbacks = { crewApi: CALLBACK_CREDENTIAL.name };
-			const kickoff = await openPanel('crew-trigger-kickoff.json', 'Kickoff', { text: { [TRIGGER_URL_PLACEHOLDER]: 'https://n8n.example.com/webhook/x/crew' } }, withCallbacks);
-			assert.ok(kickoff.nodes.find((n) => n.name === 'Kickoff').parameters.options.eventStreamUrl, 'the Kickoff streams its events');
-			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Kickoff\'s panel');
-			await editor.closePanel(page);
-			const trigger = await openPanel('crew-trigger.json', 'Crew Trigger', {}, withCallbacks);
-			assert.equal(trigger.nodes.find((n) => n.name === 'Crew Trigger').credentials.crewApi.name, CALLBACK_CREDENTIAL.name);
-			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Crew Trigger\'s panel', 'events');
-			await editor.closePanel(page);
-		});
-
-		await check('wait-by-callback.json\'s Kickoff and Wait panel (Wait By: Callback) says that a Webhook answering when the last node finishes gives its caller the waiting item at once, and links the guide\'s section', async () => {
-			await openPanel('wait-by-callback.json', 'Kickoff and Wait');
-			const notice = page.locator(editor.sel.ndv).first().getByText('Behind a Webhook set to respond when the last node finishes', { exact: false }).first();
-			await notice.waitFor({ state: 'visible' });
-			const text = await notice.innerText();
-			assert.match(text, /never the crew's result/, text);
-			assert.match(text, /Respond to Webhook node after this one/, text);
-			const href = await page.locator(editor.sel.ndv).first().locator('a', { hasText: 'More' }).first().getAttribute('href');
-			assert.match(href, /docs\/wait-by-callback\.md#answering-a-webhooks-caller-with-the-crews-result$/);
 			await editor.closePanel(page);
 		});
 
