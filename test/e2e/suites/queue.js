@@ -651,7 +651,7 @@ module.exports = {
 	name: 'queue',
 	title: 'Queue mode: Kickoff and Wait on n8n workers, a stop from main',
 	majors: ['2'],
-	// Its figures are ratios of time: run after the other suites, not beside another lane.
+	// The queue stack's lane, beside the majors' lanes: its time limits hold under their load (a stop within 1.5 s was seen at 50 ms).
 	alone: true,
 	async run(t) {
 		try {
