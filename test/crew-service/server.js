@@ -408,6 +408,12 @@ async function startCrewService(userOptions = {}) {
 		});
 	}
 
+	/**
+	 * @param {http.IncomingMessage} req
+	 * @param {RequestLogEntry} entry
+	 * @param {(why: string) => Answer} invalid
+	 * @returns {Promise<Answer>}
+	 */
 	async function multipartKickoff(req, entry, invalid) {
 		// An older crewAI's route takes JSON only: FastAPI hands the form bytes to the body model.
 		if (options.multipartKickoff === 'refused') {
