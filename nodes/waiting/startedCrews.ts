@@ -25,10 +25,24 @@ export async function startedCrews(
 	const running = kickoffs.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 	const firstFailure = kickoffs.find((result) => result.kind === 'error');
 	const connection = running.length > 0 ? await getCrewConnection(context, 0) : undefined;
-	if (firstFailure?.kind === 'error' && !context.continueOnFail()) {
-		// A kickoff cut short by the cancel fails its item: the crews started for the others are stopped first.
-		if (await stopOnCancel(context, connection, running, stopping, isCancelled)) throw firstFailure.error;
-		throw withRunningCrews(firstFailure.error, running);
-	}
+	if (firstFailure?.kind === 'error' && !context.continueOnFail()) throw await batchFailure(context, firstFailure.error, running, connection, stopping, isCancelled);
 	return { running, connection };
+}
+
+/**
+ * The error a batch's first failed item ends the node with, given the crews already started
+ * (or resumed): after a cancel they are stopped first and the item's own error stands;
+ * otherwise the error names them, since they keep running. Kickoff and Wait's kickoffs and
+ * Resume's resumes alike.
+ */
+export async function batchFailure(
+	context: IExecuteFunctions,
+	error: Error,
+	running: RunningKickoff[],
+	connection: CrewConnection | undefined,
+	stopping: StopSettings,
+	isCancelled: () => boolean,
+): Promise<Error> {
+	if (await stopOnCancel(context, connection, running, stopping, isCancelled)) return error;
+	return withRunningCrews(error, running);
 }

@@ -17,10 +17,11 @@ import { kickoffIdField, readKickoffId } from '../common/kickoffId';
 import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
 import { rememberEnding, tryEndingOf, unansweredSend } from '../../../retryOnFail/earlierTries';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
-import { DEFAULT_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings, withRunningCrews } from '../../../waiting/batchWait';
+import { DEFAULT_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
+import { batchFailure } from '../../../waiting/startedCrews';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
-import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsLeft, stopCrewsOnCancelField, stopOnCancel } from '../../../stop/stopCrews';
+import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsLeft, stopCrewsOnCancelField } from '../../../stop/stopCrews';
 import type { StopOptions, StopSettings } from '../../../stop/stopCrews';
 
 /**
@@ -219,7 +220,7 @@ async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tool
 		failed: async (error, running) => {
 			// As for a kickoff: a cancel stops the runs already resumed; otherwise the error says which they are.
 			const connection = running.length > 0 && stopping.stopOnCancel ? await getCrewConnection(context, 0) : undefined;
-			return (await stopOnCancel(context, connection, running, stopping, tools.isCancelled)) ? error : withRunningCrews(error, running);
+			return await batchFailure(context, error, running, connection, stopping, tools.isCancelled);
 		},
 	});
 
