@@ -4,14 +4,14 @@ import { STREAM_EVENT_GROUP_NAMES } from './streamEvents';
 import type { StreamEventGroup } from './streamEvents';
 
 const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string }> = {
-	runFinished: { name: 'Run Finished or Failed', description: 'crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed' },
-	crew: { name: 'Crew', description: 'crew_kickoff_*, crew_train_*, crew_test_*' },
-	task: { name: 'Task', description: 'task_started, task_completed, task_failed, task_evaluation' },
-	agent: { name: 'Agent', description: 'agent_execution_*, lite_agent_*, agent_logs_*, agent_evaluation_*, agent_reasoning_*' },
-	llm: { name: 'LLM', description: 'llm_call_*, llm_stream_chunk, llm_guardrail_*' },
-	tool: { name: 'Tool', description: 'tool_usage_*, tool_*_error' },
-	flow: { name: 'Flow', description: 'flow_*, method_execution_*' },
-	memory: { name: 'Memory and Knowledge', description: 'memory_*, knowledge_*' },
+	runFinished: { name: 'Run Finished or Failed', description: 'Sends crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed' },
+	crew: { name: 'Crew', description: 'Sends crew_kickoff_*, crew_train_*, crew_test_*' },
+	task: { name: 'Task', description: 'Sends task_started, task_completed, task_failed, task_evaluation' },
+	agent: { name: 'Agent', description: 'Sends agent_execution_*, lite_agent_*, agent_logs_*, agent_evaluation_*, agent_reasoning_*' },
+	llm: { name: 'LLM', description: 'Sends llm_call_*, llm_stream_chunk, llm_guardrail_*' },
+	tool: { name: 'Tool', description: 'Sends tool_usage_*, tool_*_error' },
+	flow: { name: 'Flow', description: 'Sends flow_*, method_execution_*' },
+	memory: { name: 'Memory and Knowledge', description: 'Sends memory_*, knowledge_*' },
 };
 
 /** The Human Input Webhook URL option, which a kickoff sends and a resume sends again; `description` says how each sends it. */
@@ -38,7 +38,10 @@ export const callbackOptions: INodeProperties[] = [
 		name: 'eventStreamEvents',
 		type: 'multiOptions',
 		default: ['runFinished'],
-		options: STREAM_EVENT_GROUP_NAMES.map((group) => ({ name: GROUP_LABELS[group].name, value: group, description: GROUP_LABELS[group].description })),
+		// Alphabetical by name, as n8n lists options.
+		options: STREAM_EVENT_GROUP_NAMES.map((group) => ({ name: GROUP_LABELS[group].name, value: group, description: GROUP_LABELS[group].description })).sort(
+			(first, second) => first.name.localeCompare(second.name),
+		),
 		description: 'Which events the service streams; more events mean more calls to n8n',
 	},
 	{
