@@ -4,3 +4,6 @@
  * router and the helpers it calls share it without importing each other.
  */
 export type CrewOperation = 'getInputs' | 'kickoff' | 'getStatus' | 'kickoffAndWait' | 'resume' | 'stop' | 'answerFeedback' | 'sendMessage';
+
+/** The Crew node's resources, by their parameter values: what each Operation menu is shown for. */
+export type CrewResource = 'crew' | 'conversation' | 'feedbackRequest';

@@ -1,27 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as sendMessage from './sendMessage.operation';
+import { operationMenu } from '../common/operationMenu';
 import type { CrewOperationModule } from '../common/operationModule';
 import type { CrewOperation } from '../node.type';
 
 /** The Conversation resource: a deployed conversational flow, one turn per message. */
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['conversation'] } },
-		options: [
-			{
-				name: 'Send Message',
-				value: 'sendMessage',
-				description: 'Send one message to a conversational flow and return its reply',
-				action: 'Send a message to a conversational flow',
-			},
+	operationMenu(
+		'conversation',
+		[
+			{ name: 'Send Message', value: 'sendMessage', description: 'Send one message to a conversational flow and return its reply', action: 'Send a message to a conversational flow' },
 		],
-		default: 'sendMessage',
-	},
+		'sendMessage',
+	),
 	...sendMessage.description,
 ];
 

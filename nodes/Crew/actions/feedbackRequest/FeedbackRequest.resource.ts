@@ -1,27 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as answer from './answer.operation';
+import { operationMenu } from '../common/operationMenu';
 import type { CrewOperationModule } from '../common/operationModule';
 import type { CrewOperation } from '../node.type';
 
 /** The Flow Feedback Request resource: a request the Crew Trigger received, answered once. */
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['feedbackRequest'] } },
-		options: [
-			{
-				name: 'Answer',
-				value: 'answerFeedback',
-				description: 'Answer the request by its callback URL, once',
-				action: 'Answer a flow feedback request',
-			},
+	operationMenu(
+		'feedbackRequest',
+		[
+			{ name: 'Answer', value: 'answerFeedback', description: 'Answer the request by its callback URL, once', action: 'Answer a flow feedback request' },
 		],
-		default: 'answerFeedback',
-	},
+		'answerFeedback',
+	),
 	...answer.description,
 ];
 
