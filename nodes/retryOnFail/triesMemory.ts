@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 
 import { earlierTry, forgetRunMemory, maybeStartedText, rememberKickoff, requestDigest, runMemoryOf } from './earlierTries';
 import type { NodeContext, RunMemory, SentRequest, UnansweredSend } from './earlierTries';
-import { scrubSecret } from '../transport/crewErrors';
+import { scrubSecret, scrubSecrets, scrubSecretsDeep, withSecretsHidden } from '../transport/crewErrors';
 import { CREDENTIAL_TYPE } from '../transport';
 
 /**
@@ -52,19 +52,6 @@ export function itemRequest(context: IExecuteFunctions, itemIndex: number, key: 
 	const item = context.getInputData()[itemIndex];
 	const files = Object.entries(item?.binary ?? {}).map(([name, file]) => [name, file.fileName, file.mimeType, file.fileSize, file.bytes]);
 	return requestDigest(key, { json: item?.json ?? null, files, parameters: context.getNode().parameters, more: more ?? null });
-}
-
-/** Every secret a text saved for the next try must not hold: the credential's, and a crew's own. */
-export function scrubAll(text: string, secrets: readonly (string | undefined)[]): string {
-	return secrets.reduce<string>((scrubbed, secret) => scrubSecret(scrubbed, secret), text);
-}
-
-/** A service answer with every secret cleared from its texts, at any depth. */
-function scrubValue(value: unknown, secrets: readonly (string | undefined)[]): unknown {
-	if (typeof value === 'string') return scrubAll(value, secrets);
-	if (Array.isArray(value)) return value.map((entry) => scrubValue(entry, secrets));
-	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, scrubValue(entry, secrets)]));
-	return value;
 }
 
 /**
@@ -151,11 +138,11 @@ export async function startOnce(
 	}
 	const started = await start().catch(async (error: unknown) => {
 		const send = unansweredSendOf(error);
-		if (send?.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: scrubAll(send.answered, item.secrets), sentAt: now() });
-		// The kickoff's own error, unchanged: the item's error is what it says.
-		return await Promise.reject(error);
+		if (send?.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: scrubSecrets(send.answered, item.secrets), sentAt: now() });
+		// The kickoff's own error, with every secret the request carried hidden: the answer may quote the request.
+		return await Promise.reject(error instanceof Error ? withSecretsHidden(error, item.secrets) : error);
 	});
-	const answer = started.answer ? (scrubValue(started.answer, item.secrets) as IDataObject) : undefined;
+	const answer = started.answer ? (scrubSecretsDeep(started.answer, item.secrets) as IDataObject) : undefined;
 	const kickoff = { kickoffId: started.kickoffId, startedAt: now(), request, ...(started.tokenHash ? { tokenHash: started.tokenHash } : {}), ...(answer ? { answer } : {}) };
 	rememberKickoff(memory, itemIndex, kickoff);
 	return { ...kickoff, earlier: false };

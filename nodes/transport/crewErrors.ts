@@ -22,6 +22,34 @@ export function scrubSecret(text: string, secret: string | undefined): string {
 	return text.split(secret).join('[token hidden]');
 }
 
+/** Every secret replaced in a text: the credential's, and a crew's own. */
+export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+	return secrets.reduce<string>((scrubbed, secret) => scrubSecret(scrubbed, secret), text);
+}
+
+/** A value with every secret replaced in its texts, at any depth. */
+export function scrubSecretsDeep(value: unknown, secrets: readonly (string | undefined)[]): unknown {
+	if (typeof value === 'string') return scrubSecrets(value, secrets);
+	if (Array.isArray(value)) return value.map((entry) => scrubSecretsDeep(entry, secrets));
+	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, scrubSecretsDeep(entry, secrets)]));
+	return value;
+}
+
+/**
+ * The error with every secret replaced wherever n8n keeps or shows it: its message and
+ * description, the answer it was built from, its context. For a request that carried
+ * more secrets than the API token (a kickoff's callback secrets, a resume URL), whose
+ * answer may quote it.
+ */
+export function withSecretsHidden<E extends Error>(error: E, secrets: readonly (string | undefined)[]): E {
+	const fields = error as E & { description?: unknown; errorResponse?: unknown; context?: unknown; messages?: unknown };
+	fields.message = scrubSecrets(fields.message, secrets);
+	for (const name of ['description', 'errorResponse', 'context', 'messages'] as const) {
+		if (fields[name] !== undefined && fields[name] !== null) fields[name] = scrubSecretsDeep(fields[name], secrets);
+	}
+	return error;
+}
+
 const ACTION_WORDS: Record<CrewAction, string> = {
 	getInputs: 'reading the crew\'s inputs',
 	kickoff: 'starting the crew',

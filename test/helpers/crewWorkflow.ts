@@ -12,7 +12,7 @@ import { CREDENTIAL_ID, credentialTypes } from './crewCredentialsHelper';
 import type { Credentials } from './crewCredentialsHelper';
 import { loadOptionsContext, manualTrigger, NodeTypes, runWorkflow } from './n8nEngine';
 import type { RunRecord, StreamingSetup, WorkflowSpec } from './n8nEngine';
-import { assertTokenHidden, serializeForLeakCheck } from './tokenHygiene';
+import { assertSecretsHidden, serializeForLeakCheck } from './tokenHygiene';
 
 export type { Credentials } from './crewCredentialsHelper';
 export type { RunRecord, StreamingSetup } from './n8nEngine';
@@ -172,9 +172,8 @@ export function crewOutputsOf(run: IRun, runIndex = 0): INodeExecutionData[][] {
 export async function runCrewWorkflow(options: CrewRunOptions): Promise<CrewWorkflowRun> {
 	const items = options.items ?? [{ json: {} }];
 	const { run, record } = await runWorkflow(crewWorkflow(options, items.length), triggerNode, items, options.cancelSignal, options.streaming);
-	const { token } = options.credentials;
-	assertTokenHidden(token, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
-	assertTokenHidden(token, 'logs', record.logs.join('\n'));
+	assertSecretsHidden(options.credentials, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
+	assertSecretsHidden(options.credentials, 'logs', record.logs.join('\n'));
 	const outputs = crewOutputsOf(run);
 	return { output: outputs[0] ?? [], outputs, record, run, error: storedError(run) };
 }
@@ -245,8 +244,8 @@ export async function testCredential(credentials: Credentials): Promise<{ status
 		triggerNode,
 		[{ json: {} }],
 	);
-	assertTokenHidden(credentials.token, 'credential test', serializeForLeakCheck(run));
-	assertTokenHidden(credentials.token, 'logs', record.logs.join('\n'));
+	assertSecretsHidden(credentials, 'credential test', serializeForLeakCheck(run));
+	assertSecretsHidden(credentials, 'logs', record.logs.join('\n'));
 	const error = run.data.resultData.error as (IDataObject & { message: string }) | undefined;
 	if (!error) return { status: 'OK' };
 	return { status: 'Error', httpCode: error.httpCode as string | undefined, message: error.message };

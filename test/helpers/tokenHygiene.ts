@@ -1,6 +1,7 @@
 /**
  * Token hygiene, checked on every run of the node in the suite: the
- * credential's token is in no output item, no error and no log line.
+ * credential's token and callback secrets are in no output item, no error and
+ * no log line.
  */
 
 /**
@@ -35,8 +36,19 @@ export function serializeForLeakCheck(value: unknown): string {
 /** Kept under its old name: the tests ask it of the errors they receive. */
 export const serializeError = serializeForLeakCheck;
 
-export function assertTokenHidden(token: string, what: string, text: string) {
+export function assertTokenHidden(token: string, what: string, text: string, secretName = 'token') {
 	if (token.trim().length >= 4 && text.includes(token.trim())) {
-		throw new Error(`The credential's token appears in the node's ${what}`);
+		throw new Error(`The credential's ${secretName} appears in the node's ${what}`);
+	}
+}
+
+/** The secrets a Crew API credential holds: its token and the callback secrets of its Callbacks section. */
+const SECRET_FIELDS = ['token', 'bearerToken', 'basicPassword', 'metaSecret', 'signingSecret'] as const;
+
+/** Fails when any secret of the credential appears in the text. */
+export function assertSecretsHidden(credentials: Partial<Record<(typeof SECRET_FIELDS)[number], string>>, what: string, text: string) {
+	for (const field of SECRET_FIELDS) {
+		const secret = credentials[field];
+		if (typeof secret === 'string') assertTokenHidden(secret, what, text, field);
 	}
 }

@@ -10,10 +10,10 @@ import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IRun, IRunExecutionData, IWebhookData, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { CREW_NODE_NAME, crewOutputsOf, crewWorkflow, storedError, triggerNode } from './crewWorkflow';
-import type { CrewRunOptions } from './crewWorkflow';
+import type { Credentials, CrewRunOptions } from './crewWorkflow';
 import { additionalDataFor, recordRun, runWorkflow, workflowOf } from './n8nEngine';
 import type { RunRecord, WorkflowSpec } from './n8nEngine';
-import { assertTokenHidden, serializeForLeakCheck } from './tokenHygiene';
+import { assertSecretsHidden, serializeForLeakCheck } from './tokenHygiene';
 
 export interface ParkingRunOptions extends CrewRunOptions {
 	/** The base of `$execution.resumeUrl` (n8n's /webhook-waiting/ route); `null` for an n8n that gives none. */
@@ -36,9 +36,9 @@ export interface ParkedExecution {
 	error?: Error & IDataObject;
 }
 
-function checkTokenHidden(token: string, what: string, value: unknown, record: RunRecord) {
-	assertTokenHidden(token, what, serializeForLeakCheck(value));
-	assertTokenHidden(token, 'logs', record.logs.join('\n'));
+function checkSecretsHidden(credentials: Credentials, what: string, value: unknown, record: RunRecord) {
+	assertSecretsHidden(credentials, what, serializeForLeakCheck(value));
+	assertSecretsHidden(credentials, 'logs', record.logs.join('\n'));
 }
 
 /** Runs the manual trigger and the Crew node until the execution ends or the node parks it. */
@@ -46,7 +46,7 @@ export async function runUntilParked(options: ParkingRunOptions): Promise<Parked
 	const items = options.items ?? [{ json: {} }];
 	const spec: WorkflowSpec = { ...crewWorkflow(options, items.length), webhookWaitingBaseUrl: options.webhookWaitingBaseUrl };
 	const { run, record, executionId } = await runWorkflow(spec, triggerNode, items, options.cancelSignal, options.streaming);
-	checkTokenHidden(options.credentials.token, 'waiting execution (output, stack, run data)', run, record);
+	checkSecretsHidden(options.credentials, 'waiting execution (output, stack, run data)', run, record);
 	const [entry] = run.data.executionData?.nodeExecutionStack ?? [];
 	return {
 		spec,
@@ -177,7 +177,7 @@ export async function callResumeWebhook(execution: ParkedExecution, request: Res
 			await Promise.all(closeFunctions.map(async (close) => await close()));
 		}
 	});
-	checkTokenHidden(execution.spec.credentials.token, 'webhook response (output, answer)', { result, answered }, record);
+	checkSecretsHidden(execution.spec.credentials, 'webhook response (output, answer)', { result, answered }, record);
 	if (!result.workflowData) return { result, answered, record };
 	return { result, answered, record, resumed: await resume(execution, runExecutionData, result.workflowData) };
 }
@@ -202,7 +202,7 @@ async function runStored(execution: ParkedExecution, runExecutionData: IRunExecu
 	const { mode } = execution.run;
 	const additionalData = additionalDataFor(execution.spec, workflowData, mode, execution.executionId);
 	const { result: run, record } = await recordRun(async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
-	checkTokenHidden(execution.spec.credentials.token, what, run, record);
+	checkSecretsHidden(execution.spec.credentials, what, run, record);
 	const outputs = crewOutputsOf(run, -1);
 	return { run, record, outputs, output: outputs[0] ?? [] };
 }

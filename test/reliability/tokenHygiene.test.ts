@@ -5,10 +5,15 @@
  * error, which n8n wraps with the request options and so the Authorization
  * header, and a proxy page that echoes the header back.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode, runCrewNodeExpectingError, serializeError } from '../helpers/crewWorkflow';
+import { useResumeReceiver } from '../helpers/resumeReceiver';
+import { runUntilParked } from '../helpers/waitingExecution';
 
 const crew = useCrewService();
+const receiver = useResumeReceiver();
 const token = 'tok-NEVER-SHOW-ME-91c3f7a0b2';
 
 describe('the token never appears', () => {
@@ -35,5 +40,39 @@ describe('the token never appears', () => {
 		await runCrewNode({ parameters: { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "AI"}' }, credentials: crew.credentials });
 		expect(JSON.stringify(crew.service.requests)).not.toContain(crew.credentials.token);
 		expect(crew.service.requests.every((request) => request.tokenLeaked === undefined)).toBe(true);
+	});
+});
+
+describe('no callback secret appears in the error of a kickoff whose answer quotes the request', () => {
+	// A debugging proxy or a service's validation error may quote the request it refused,
+	// and a kickoff carries the credential's callback secrets. Every run here also fails if
+	// any secret of the credential is in its output, errors or logs (runCrewWorkflow).
+	const credentials = () => ({ ...crew.credentials, bearerToken: 'callback-bearer-7d1e5c', basicUser: 'reviewer', basicPassword: 'basic-password-3f9b2a', metaSecret: 'legacy-secret-c04e8d' });
+	const channels: Array<[string, IDataObject]> = [
+		['Legacy Webhook Secret', { crewWebhookUrl: 'http://127.0.0.1:9/legacy' }],
+		['Human Input Basic Auth Password', { humanInputWebhookUrl: 'http://127.0.0.1:9/human', humanInputWebhookAuth: 'basic' }],
+		['Callback Bearer Token', { eventStreamUrl: 'http://127.0.0.1:9/crew', eventStreamEvents: ['task'] }],
+	];
+	const kickoff = (options: IDataObject) => ({ operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options });
+
+	it.each(channels)('the %s, quoted in a 422', async (_secret, options) => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		const error = await runCrewNodeExpectingError({ parameters: kickoff(options), credentials: credentials() });
+		expect(error.message).toMatch(/^The crew service answered 422 while starting the crew: .*\[token hidden\]/);
+	});
+
+	it('the Legacy Webhook Secret, quoted in a 502, and in the error item of Continue On Fail', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 502, echoRequest: true });
+		const { output } = await runCrewNode({ parameters: kickoff(channels[0][1]), credentials: credentials(), continueOnFail: true });
+		expect(output[0].json.error).toMatch(/answered 502 .*\[token hidden\]/);
+	});
+
+	it('Wait By: Callback, quoted in a 422: nor the execution\'s resume URL', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		const parameters = { operation: 'kickoffAndWait', waitBy: 'callback', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { timeout: 60 } };
+		const { error, run } = await runUntilParked({ parameters, credentials: credentials(), webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
+		expect(error?.message).toMatch(/^The crew service answered 422 while starting the crew: .*\[token hidden\]/);
+		// The resume URL is the execution's, under n8n's waiting-webhook base URL.
+		expect(serializeError(run)).not.toContain(receiver.webhookWaitingBaseUrl);
 	});
 });

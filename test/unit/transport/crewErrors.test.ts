@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { ADVICE, adviceCode, adviceFor, crewAnswerError, scrubSecret, INPUTS_ID_ADVICE } from '../../../nodes/transport/crewErrors';
+import { ADVICE, adviceCode, adviceFor, crewAnswerError, scrubSecret, scrubSecretsDeep, withSecretsHidden, INPUTS_ID_ADVICE } from '../../../nodes/transport/crewErrors';
 import type { CrewAction } from '../../../nodes/transport/crewErrors';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -128,6 +128,23 @@ describe('scrubSecret', () => {
 		expect(scrubSecret('a SECRET b SECRET', 'SECRET')).toBe('a [token hidden] b [token hidden]');
 		expect(scrubSecret('plain', 'SECRET')).toBe('plain');
 		expect(scrubSecret('plain', undefined)).toBe('plain');
+	});
+});
+
+describe('withSecretsHidden', () => {
+	it('hides every secret in what n8n keeps of the error: message, description, the answer it was built from', () => {
+		const quoted = { detail: 'invalid webhooks: {"token": "callback-bearer-42", "password": "basic-pass-42"}' };
+		const error = httpError(422, quoted);
+		error.description = `${error.description} callback-bearer-42`;
+		const hidden = withSecretsHidden(error, ['callback-bearer-42', 'basic-pass-42', undefined]);
+		const kept = JSON.stringify({ message: hidden.message, description: hidden.description, errorResponse: hidden.errorResponse, context: hidden.context });
+		expect(kept).not.toMatch(/callback-bearer-42|basic-pass-42/);
+		expect(hidden.message).toBe('The crew service answered 422 while starting the crew: invalid webhooks: {"token": "[token hidden]", "password": "[token hidden]"}');
+		expect(hidden.httpCode).toBe('422');
+	});
+
+	it('hides secrets at any depth of a value, and leaves other values alone', () => {
+		expect(scrubSecretsDeep({ a: ['x-secret-1 y', 3, null], b: { c: 'x-secret-2' } }, ['x-secret-1', 'x-secret-2'])).toEqual({ a: ['[token hidden] y', 3, null], b: { c: '[token hidden]' } });
 	});
 });
 
