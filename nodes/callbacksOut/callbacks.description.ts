@@ -1,17 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { STREAM_EVENT_GROUP_NAMES } from './streamEvents';
 import type { StreamEventGroup } from './streamEvents';
 
+/** Each event group's choice, in the order n8n lists options: alphabetical by name. */
 const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string }> = {
-	runFinished: { name: 'Run Finished or Failed', description: 'Sends crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed' },
-	crew: { name: 'Crew', description: 'Sends crew_kickoff_*, crew_train_*, crew_test_*' },
-	task: { name: 'Task', description: 'Sends task_started, task_completed, task_failed, task_evaluation' },
 	agent: { name: 'Agent', description: 'Sends agent_execution_*, lite_agent_*, agent_logs_*, agent_evaluation_*, agent_reasoning_*' },
-	llm: { name: 'LLM', description: 'Sends llm_call_*, llm_stream_chunk, llm_guardrail_*' },
-	tool: { name: 'Tool', description: 'Sends tool_usage_*, tool_*_error' },
+	crew: { name: 'Crew', description: 'Sends crew_kickoff_*, crew_train_*, crew_test_*' },
 	flow: { name: 'Flow', description: 'Sends flow_*, method_execution_*' },
+	llm: { name: 'LLM', description: 'Sends llm_call_*, llm_stream_chunk, llm_guardrail_*' },
 	memory: { name: 'Memory and Knowledge', description: 'Sends memory_*, knowledge_*' },
+	runFinished: { name: 'Run Finished or Failed', description: 'Sends crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed' },
+	task: { name: 'Task', description: 'Sends task_started, task_completed, task_failed, task_evaluation' },
+	tool: { name: 'Tool', description: 'Sends tool_usage_*, tool_*_error' },
 };
 
 /** The Human Input Webhook URL option, which a kickoff sends and a resume sends again; `description` says how each sends it. */
@@ -38,10 +38,7 @@ export const callbackOptions: INodeProperties[] = [
 		name: 'eventStreamEvents',
 		type: 'multiOptions',
 		default: ['runFinished'],
-		// Alphabetical by name, as n8n lists options.
-		options: STREAM_EVENT_GROUP_NAMES.map((group) => ({ name: GROUP_LABELS[group].name, value: group, description: GROUP_LABELS[group].description })).sort(
-			(first, second) => first.name.localeCompare(second.name),
-		),
+		options: Object.entries(GROUP_LABELS).map(([group, label]) => ({ name: label.name, value: group, description: label.description })),
 		description: 'Which events the service streams; more events mean more calls to n8n',
 	},
 	{

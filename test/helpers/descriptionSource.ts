@@ -72,6 +72,8 @@ export function lintAs(files: Array<{ filePath: string; text: string }>): LintMe
 		env: { ...process.env, NODE_ENV: 'production' },
 		input: JSON.stringify(files),
 		encoding: 'utf8',
+		// Run in a describe block, out of reach of Jest's test timeout.
+		timeout: 120_000,
 		maxBuffer: 64 * 1024 * 1024,
 	});
 	if (run.status !== 0) throw new Error(`ESLint did not run: ${run.stderr}`);
