@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import { earlierTry, forgetRunMemory, maybeStartedText, rememberKickoff, requestDigest, runMemoryOf } from './earlierTries';
 import type { NodeContext, RunMemory, SentRequest, UnansweredSend } from './earlierTries';
 import { scrubSecret, scrubSecrets, scrubSecretsDeep, withSecretsHidden } from '../transport/crewErrors';
-import { CREDENTIAL_TYPE } from '../transport';
+import { CREDENTIAL_SECRET_FIELDS, CREDENTIAL_TYPE } from '../transport';
 
 /**
  * The run index of this call of the node: n8n-core's execute context holds it as
@@ -55,12 +55,12 @@ export function itemRequest(context: IExecuteFunctions, itemIndex: number, key: 
 }
 
 /**
- * The Crew API credential's secrets besides the token: the callback bearer token, the
+ * The Crew API credential's secrets: its token, the callback bearer token, the
  * human-input basic password, the legacy webhook secret and the flow signing secret.
  */
 export async function credentialSecrets(context: IExecuteFunctions, itemIndex: number): Promise<string[]> {
 	const credentials = (await context.getCredentials(CREDENTIAL_TYPE, itemIndex).catch(() => ({}))) as IDataObject;
-	return ['token', 'bearerToken', 'basicPassword', 'metaSecret', 'signingSecret'].flatMap((name) => {
+	return CREDENTIAL_SECRET_FIELDS.flatMap((name) => {
 		const value = credentials[name];
 		return typeof value === 'string' && value.trim().length >= 4 ? [value.trim()] : [];
 	});

@@ -16,10 +16,14 @@ export interface ErrorContext {
 	baseUrl?: string;
 }
 
-/** Replaces every occurrence of the secret, e.g. in a debugging proxy's page that echoes headers. */
+/**
+ * Replaces every occurrence of the secret, e.g. in a debugging proxy's page that echoes
+ * headers: as it is, and as a quoted request shows it, JSON-escaped or URL-encoded.
+ */
 export function scrubSecret(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return text;
-	return text.split(secret).join('[token hidden]');
+	const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+	return [...forms].reduce((scrubbed, form) => scrubbed.split(form).join('[token hidden]'), text);
 }
 
 /** Every secret replaced in a text: the credential's, and a crew's own. */
@@ -42,12 +46,25 @@ export function scrubSecretsDeep(value: unknown, secrets: readonly (string | und
  * answer may quote it.
  */
 export function withSecretsHidden<E extends Error>(error: E, secrets: readonly (string | undefined)[]): E {
-	const fields = error as E & { description?: unknown; errorResponse?: unknown; context?: unknown; messages?: unknown };
+	const fields = error as E & { description?: unknown; errorResponse?: unknown; context?: unknown; messages?: unknown; cause?: unknown };
 	fields.message = scrubSecrets(fields.message, secrets);
+	if (fields.stack !== undefined) fields.stack = scrubSecrets(fields.stack, secrets);
 	for (const name of ['description', 'errorResponse', 'context', 'messages'] as const) {
 		if (fields[name] !== undefined && fields[name] !== null) fields[name] = scrubSecretsDeep(fields[name], secrets);
 	}
+	// n8n saves a cause's name and message with the execution.
+	if (fields.cause instanceof Error) withSecretsHidden(fields.cause, secrets);
 	return error;
+}
+
+/**
+ * The answer with every secret the request carried hidden, before anything reads it:
+ * the service's words are shortened for an error, and a secret cut in two would no
+ * longer be found whole.
+ */
+export function answerWithSecretsHidden(answer: CrewAnswer, secrets: readonly (string | undefined)[]): CrewAnswer {
+	if (answer.kind === 'network') return { ...answer, message: scrubSecrets(answer.message, secrets) };
+	return { ...answer, body: scrubSecretsDeep(answer.body, secrets) };
 }
 
 const ACTION_WORDS: Record<CrewAction, string> = {
@@ -185,8 +202,10 @@ function apiError(node: INode, summary: string, advice: string, context: ErrorCo
 
 /** A NodeApiError for an HTTP answer that is not a success: code, the service's words, and what to do. */
 export function httpAnswerError(node: INode, answer: HttpAnswer, context: ErrorContext): NodeApiError {
-	const serviceMessage = readServiceMessage(answer.body);
-	const missingInputs = answer.statusCode === 422 && context.action === 'kickoff' ? readMissingInputs(answer.body) : [];
+	// Hidden before the words are shortened: a token cut in two would not be found whole.
+	const body = scrubSecretsDeep(answer.body, [context.secret]);
+	const serviceMessage = readServiceMessage(body);
+	const missingInputs = answer.statusCode === 422 && context.action === 'kickoff' ? readMissingInputs(body) : [];
 	let summary = `The crew service answered ${answer.statusCode} while ${ACTION_WORDS[context.action]}`;
 	if (context.kickoffId !== undefined) summary += ` (kickoff ID ${context.kickoffId})`;
 	if (missingInputs.length > 0) summary += `: missing inputs ${missingInputs.join(', ')}`;

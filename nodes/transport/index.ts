@@ -31,6 +31,9 @@ export const DEFAULT_KICKOFF_TIMEOUT_SECONDS = 300;
 /** The webhook side is the confirming status read of Wait By: Callback. */
 export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
+/** The Crew API credential's fields that hold a secret (each a password field): none may appear in an output, an error or a log. */
+export const CREDENTIAL_SECRET_FIELDS = ['token', 'bearerToken', 'basicPassword', 'metaSecret', 'signingSecret'] as const;
+
 /** Where the crew is, and the token to keep out of every message. */
 export interface CrewConnection {
 	baseUrl: string;

@@ -3,6 +3,7 @@
  * credential's token and callback secrets are in no output item, no error and
  * no log line.
  */
+import { CrewApi } from '../../credentials/CrewApi.credentials';
 
 /**
  * Everything a value carries that n8n may store, send to the editor or log:
@@ -36,19 +37,21 @@ export function serializeForLeakCheck(value: unknown): string {
 /** Kept under its old name: the tests ask it of the errors they receive. */
 export const serializeError = serializeForLeakCheck;
 
+/** Fails when the secret is in the text: as it is, or JSON-escaped as serialized text shows it. */
 export function assertTokenHidden(token: string, what: string, text: string, secretName = 'token') {
-	if (token.trim().length >= 4 && text.includes(token.trim())) {
+	const secret = token.trim();
+	if (secret.length >= 4 && (text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)))) {
 		throw new Error(`The credential's ${secretName} appears in the node's ${what}`);
 	}
 }
 
-/** The secrets a Crew API credential holds: its token and the callback secrets of its Callbacks section. */
-const SECRET_FIELDS = ['token', 'bearerToken', 'basicPassword', 'metaSecret', 'signingSecret'] as const;
+/** The secrets a Crew API credential holds: every password field of the credential type, read from it. */
+export const CREDENTIAL_PASSWORD_FIELDS = new CrewApi().properties.filter((property) => property.typeOptions?.password === true).map((property) => property.name);
 
 /** Fails when any secret of the credential appears in the text. */
-export function assertSecretsHidden(credentials: Partial<Record<(typeof SECRET_FIELDS)[number], string>>, what: string, text: string) {
-	for (const field of SECRET_FIELDS) {
-		const secret = credentials[field];
+export function assertSecretsHidden(credentials: object, what: string, text: string) {
+	for (const field of CREDENTIAL_PASSWORD_FIELDS) {
+		const secret = (credentials as Record<string, unknown>)[field];
 		if (typeof secret === 'string') assertTokenHidden(secret, what, text, field);
 	}
 }

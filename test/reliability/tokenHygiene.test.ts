@@ -67,6 +67,30 @@ describe('no callback secret appears in the error of a kickoff whose answer quot
 		expect(output[0].json.error).toMatch(/answered 502 .*\[token hidden\]/);
 	});
 
+	it('a long Callback Bearer Token cut by the 300 characters the error keeps of the service\'s words: no part of it', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		const bearerToken = `callback-bearer-${'5e9d'.repeat(100)}`;
+		const error = await runCrewNodeExpectingError({ parameters: kickoff(channels[2][1]), credentials: { ...credentials(), bearerToken } });
+		expect(error.message).toContain('"token":"[token hidden]');
+		expect(error.message).not.toContain(bearerToken.slice(0, 16));
+	});
+
+	it('a Human Input Basic Auth Password with quotes and backslashes, which the quoted request shows escaped', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		const error = await runCrewNodeExpectingError({ parameters: kickoff(channels[1][1]), credentials: { ...credentials(), basicPassword: 'pa"ss\\word-3f9b2a' } });
+		expect(error.message).toContain('"password":"[token hidden]"');
+		expect(serializeError(error)).not.toContain('word-3f9b2a');
+	});
+
+	it('node version 1\'s Webhook Secret option, sent in Meta', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		const options = { webhookSecret: 'node-option-secret-55aa', crewWebhookUrl: 'http://127.0.0.1:9/legacy' };
+		const error = await runCrewNodeExpectingError({ parameters: kickoff(options), credentials: crew.credentials, typeVersion: 1 });
+		expect(error.message).toContain('"webhook_secret":"[token hidden]"');
+		// The option itself is saved in the workflow (why later versions read secrets from the credential).
+		expect(JSON.stringify([error.message, error.description, error.messages, error.errorResponse, error.stack])).not.toContain('node-option-secret-55aa');
+	});
+
 	it('Wait By: Callback, quoted in a 422: nor the execution\'s resume URL', async () => {
 		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
 		const parameters = { operation: 'kickoffAndWait', waitBy: 'callback', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { timeout: 60 } };

@@ -129,6 +129,20 @@ describe('scrubSecret', () => {
 		expect(scrubSecret('plain', 'SECRET')).toBe('plain');
 		expect(scrubSecret('plain', undefined)).toBe('plain');
 	});
+
+	it('replaces the secret as a quoted request shows it: JSON-escaped or URL-encoded', () => {
+		const secret = 'pa"ss\\word/+3f';
+		expect(scrubSecret(`{"password":${JSON.stringify(secret)}}`, secret)).toBe('{"password":"[token hidden]"}');
+		expect(scrubSecret(`https://x.example/?p=${encodeURIComponent(secret)}`, secret)).toBe('https://x.example/?p=[token hidden]');
+	});
+});
+
+describe('a 4xx that quotes the token past the 300 characters of the service\'s words', () => {
+	it('shows no part of it: the token is hidden before the words are shortened', () => {
+		const long = `tok-${'a1b2c3d4'.repeat(40)}`;
+		const error = crewAnswerError(node, { kind: 'http', statusCode: 400, body: { detail: `${'x'.repeat(250)} Authorization: Bearer ${long}` } }, { action: 'getInputs', itemIndex: 0, secret: long });
+		expect(error.message).not.toContain(long.slice(0, 12));
+	});
 });
 
 describe('withSecretsHidden', () => {

@@ -4,7 +4,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { buildResumeBody, readResumedRunId } from '../../../records/resumeBody';
 import type { ResumeUrls } from '../../../records/resumeBody';
 import { isPlainObject } from '../../../records/plainObject';
-import { crewAnswerError } from '../../../transport/crewErrors';
+import { answerWithSecretsHidden, crewAnswerError } from '../../../transport/crewErrors';
+import { secretsSentIn } from '../../../records/sentSecrets';
 import { getCrewConnection, isSuccess } from '../../../transport';
 import type { CrewConnection, CrewContext } from '../../../transport';
 import { postAtMostOnce } from '../../../transport/postOnce';
@@ -144,7 +145,7 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
 	const item = { node: context.getNode(), itemIndex, request: itemRequest(context, itemIndex, connection.secret), sends: 'resume' as const, secrets: await credentialSecrets(context, itemIndex) };
 	const sent = await startOnce(triesMemory(context), item, tools.now, async () => {
-		const answer = await postAtMostOnce(sender, connection, '/resume', body, tools.sleep);
+		const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/resume', body, tools.sleep), [connection.secret, ...secretsSentIn(body)]);
 		if (!isSuccess(answer)) {
 			const error = crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
 			throw withUnansweredSend(error, unansweredSend(answer), connection.secret);

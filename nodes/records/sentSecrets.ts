@@ -1,0 +1,38 @@
+import { WEBHOOK_SECRET_FIELD } from './kickoffBody';
+import { isPlainObject } from './plainObject';
+
+/** The query parameter of a signed URL that makes it one: n8n signs resume URLs with it. */
+const SIGNATURE_PARAMETER = 'signature';
+
+function signatureOf(text: string): string | undefined {
+	if (!/^https?:\/\//i.test(text)) return undefined;
+	try {
+		return new URL(text).searchParams.get(SIGNATURE_PARAMETER) ?? undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The secrets a kickoff or resume body carries to the service: the token and password
+ * of each `authentication` object (the event stream's, the human-input webhook's, a
+ * Wait By: Callback crew's own), Meta's webhook secret, and a signed URL (n8n's resume
+ * URL) with its signature. An answer that quotes the request must show none of them, not even in part.
+ */
+export function secretsSentIn(body: unknown): string[] {
+	const secrets = new Set<string>();
+	const visit = (value: unknown, key: string | undefined, parentKey: string | undefined): void => {
+		if (typeof value === 'string') {
+			const isCredential = parentKey === 'authentication' && (key === 'token' || key === 'password');
+			if (isCredential || (parentKey === 'meta' && key === WEBHOOK_SECRET_FIELD)) secrets.add(value);
+			// A signed URL whole (hidden first, so it is not shown without its signature), then the signature alone.
+			const signature = signatureOf(value);
+			if (signature !== undefined) secrets.add(value).add(signature);
+			return;
+		}
+		if (Array.isArray(value)) value.forEach((entry) => visit(entry, undefined, key));
+		else if (isPlainObject(value)) for (const [name, entry] of Object.entries(value)) visit(entry, name, key);
+	};
+	visit(body, undefined, undefined);
+	return [...secrets].filter((secret) => secret.trim().length >= 4);
+}
