@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { CrewAnswer, CrewConnection } from '../transport';
-import { scrubSecret } from '../transport/crewErrors';
+import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import type { TurnOutcome } from './turn';
 

@@ -4,7 +4,8 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { describeSize } from './kickoffFiles';
 import { isPlainObject } from '../records/plainObject';
 import type { CrewAnswer, HttpAnswer } from '../transport/answers';
-import { adviceFor, scrubSecret } from '../transport/crewErrors';
+import { adviceFor } from '../transport/crewErrors';
+import { scrubSecret } from '../transport/hiddenSecrets';
 import { readMissingInputs, readServiceMessage } from '../transport/serviceMessage';
 
 /**

@@ -2,7 +2,8 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
 
 import { isInputsListing } from '../records/crewInputs';
-import { crewAnswerError, scrubSecret } from '../transport/crewErrors';
+import { crewAnswerError } from '../transport/crewErrors';
+import { scrubSecret } from '../transport/hiddenSecrets';
 import { getCrewConnection, isSuccess, sendCrewRequest } from '../transport';
 import { retryPassingFailures } from '../transport/retryReads';
 import type { OperationTools } from '../itemResults/operationTools';

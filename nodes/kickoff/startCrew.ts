@@ -13,7 +13,8 @@ import type { KickoffOptions } from '../records/kickoffBody';
 import { buildCallbackFields, legacyWebhookSecret, readCallbackOptions } from '../callbacksOut/callbackBody';
 import type { CallbackOptionValues } from '../callbacksOut/callbackBody';
 import { readCallbackSecrets } from '../callbacksOut/callbackSecrets';
-import { answerWithSecretsHidden, crewAnswerError, scrubSecret } from '../transport/crewErrors';
+import { crewAnswerError } from '../transport/crewErrors';
+import { answerWithSecretsHidden, scrubSecret } from '../transport/hiddenSecrets';
 import { secretsSentIn } from '../records/sentSecrets';
 import { DEFAULT_KICKOFF_TIMEOUT_SECONDS } from '../transport';
 import type { CrewConnection, CrewContext } from '../transport';
@@ -107,7 +108,7 @@ export async function startCrew(
 	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
 	const timeoutMs = readKickoffTimeoutMs(options.kickoffTimeout);
 	const request = await kickoffRequestBody(context, connection, itemIndex, body, files, sleep, timeoutMs);
-	// Whatever reads the answer (the error, the retry memory, the output) sees no secret the kickoff carried.
+	// Whatever reads a failed answer (the error, the retry memory) sees no secret the kickoff carried.
 	const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/kickoff', request, sleep, timeoutMs), [connection.secret, ...secretsSentIn(body)]);
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {

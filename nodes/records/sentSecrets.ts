@@ -3,11 +3,17 @@ import { isPlainObject } from './plainObject';
 
 /** The query parameter of a signed URL that makes it one: n8n signs resume URLs with it. */
 const SIGNATURE_PARAMETER = 'signature';
+/** Shorter values are not taken for signatures (n8n's are 64 hex digits): a short word would be hidden wherever it appears. */
+const MIN_SIGNATURE_LENGTH = 16;
+
+/** The fields that name a URL the service calls back: the only places a signed URL of ours is sent. */
+const isCallbackUrlField = (key: string | undefined): boolean => key === 'url' || (key !== undefined && key.endsWith('WebhookUrl'));
 
 function signatureOf(text: string): string | undefined {
 	if (!/^https?:\/\//i.test(text)) return undefined;
 	try {
-		return new URL(text).searchParams.get(SIGNATURE_PARAMETER) ?? undefined;
+		const signature = new URL(text).searchParams.get(SIGNATURE_PARAMETER) ?? '';
+		return signature.length >= MIN_SIGNATURE_LENGTH ? signature : undefined;
 	} catch {
 		return undefined;
 	}
@@ -16,8 +22,9 @@ function signatureOf(text: string): string | undefined {
 /**
  * The secrets a kickoff or resume body carries to the service: the token and password
  * of each `authentication` object (the event stream's, the human-input webhook's, a
- * Wait By: Callback crew's own), Meta's webhook secret, and a signed URL (n8n's resume
- * URL) with its signature. An answer that quotes the request must show none of them, not even in part.
+ * Wait By: Callback crew's own), Meta's webhook secret, and a signed callback URL (n8n's
+ * resume URL) with its signature. The inputs are the user's data and are not read. An
+ * answer that quotes the request must show none of these, not even in part.
  */
 export function secretsSentIn(body: unknown): string[] {
 	const secrets = new Set<string>();
@@ -26,12 +33,14 @@ export function secretsSentIn(body: unknown): string[] {
 			const isCredential = parentKey === 'authentication' && (key === 'token' || key === 'password');
 			if (isCredential || (parentKey === 'meta' && key === WEBHOOK_SECRET_FIELD)) secrets.add(value);
 			// A signed URL whole (hidden first, so it is not shown without its signature), then the signature alone.
-			const signature = signatureOf(value);
+			const signature = isCallbackUrlField(key) ? signatureOf(value) : undefined;
 			if (signature !== undefined) secrets.add(value).add(signature);
 			return;
 		}
 		if (Array.isArray(value)) value.forEach((entry) => visit(entry, undefined, key));
-		else if (isPlainObject(value)) for (const [name, entry] of Object.entries(value)) visit(entry, name, key);
+		else if (isPlainObject(value)) {
+			for (const [name, entry] of Object.entries(value)) if (!(parentKey === undefined && key === undefined && name === 'inputs')) visit(entry, name, key);
+		}
 	};
 	visit(body, undefined, undefined);
 	return [...secrets].filter((secret) => secret.trim().length >= 4);

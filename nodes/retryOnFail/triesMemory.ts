@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 
 import { earlierTry, forgetRunMemory, maybeStartedText, rememberKickoff, requestDigest, runMemoryOf } from './earlierTries';
 import type { NodeContext, RunMemory, SentRequest, UnansweredSend } from './earlierTries';
-import { scrubSecret, scrubSecrets, scrubSecretsDeep, withSecretsHidden } from '../transport/crewErrors';
+import { scrubSecret, scrubSecrets, scrubSecretsDeep, withSecretsHidden } from '../transport/hiddenSecrets';
 import { CREDENTIAL_SECRET_FIELDS, CREDENTIAL_TYPE } from '../transport';
 
 /**

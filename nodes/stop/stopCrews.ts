@@ -4,7 +4,7 @@ import { readStopAnswer, stopResultOf } from './stopAnswer';
 import type { StopResult } from './stopAnswer';
 import { mapWithConcurrency } from '../waiting/concurrency';
 import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
-import { scrubSecret } from '../transport/crewErrors';
+import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import { outlivingCancel, sendStopOnce } from './stopRun';
 import type { CrewAnswer, CrewConnection } from '../transport';

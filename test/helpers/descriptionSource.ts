@@ -76,6 +76,6 @@ export function lintAs(files: Array<{ filePath: string; text: string }>): LintMe
 		timeout: 120_000,
 		maxBuffer: 64 * 1024 * 1024,
 	});
-	if (run.status !== 0) throw new Error(`ESLint did not run: ${run.stderr}`);
+	if (run.status !== 0) throw new Error(`ESLint did not run (${run.error?.message ?? run.signal ?? `exit ${run.status}`}): ${run.stderr}`);
 	return (JSON.parse(run.stdout) as Array<{ messages: LintMessage[] }>).map((result) => result.messages);
 }

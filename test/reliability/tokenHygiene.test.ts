@@ -95,8 +95,19 @@ describe('no callback secret appears in the error of a kickoff whose answer quot
 		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
 		const parameters = { operation: 'kickoffAndWait', waitBy: 'callback', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { timeout: 60 } };
 		const { error, run } = await runUntilParked({ parameters, credentials: credentials(), webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
-		expect(error?.message).toMatch(/^The crew service answered 422 while starting the crew: .*\[token hidden\]/);
+		// The crew's own token, which its calls carry.
+		expect(error?.message).toContain('"authentication":{"strategy":"bearer","token":"[token hidden]"');
 		// The resume URL is the execution's, under n8n's waiting-webhook base URL.
 		expect(serializeError(run)).not.toContain(receiver.webhookWaitingBaseUrl);
+	});
+
+	it('Resume, quoted in a 422: nor a signed Human Input Webhook URL it sends again', async () => {
+		crew.service.injectFault({ route: 'resume', kind: 'status', status: 422, echoRequest: true });
+		const signature = '7f3c9a1e5b2d4f6a8c0e7f3c9a1e5b2d';
+		const parameters = { operation: 'resume', kickoffId: '3c1d7e2a-9f4b-4e61-8a2d-5b6c7d8e9f01', taskId: 'research_task', isApprove: true, humanFeedback: 'ok', options: { humanInputWebhookUrl: `http://127.0.0.1:9/webhook-waiting/7?signature=${signature}` } };
+		const error = await runCrewNodeExpectingError({ parameters, credentials: credentials() });
+		expect(error.message).toContain('"humanInputWebhookUrl":"[token hidden]"');
+		// The URL itself is a parameter, saved in the workflow as the user gave it.
+		expect(JSON.stringify([error.message, error.description, error.messages, error.errorResponse, error.stack])).not.toContain(signature);
 	});
 });

@@ -19,11 +19,19 @@ describe('secretsSentIn: what a kickoff or resume body carries that an answer qu
 	});
 
 	it('a Wait By: Callback crew\'s own token, and its signed resume URL whole and its signature', () => {
-		const resumeUrl = 'https://n8n.example.com/webhook-waiting/42?signature=5f2b9c0d1e';
-		expect(secretsSentIn({ inputs: {}, webhooks: callbackStreamField(resumeUrl, 'crew-token-0123'), humanInputWebhookUrl: resumeUrl })).toEqual([resumeUrl, '5f2b9c0d1e', 'crew-token-0123']);
+		const resumeUrl = 'https://n8n.example.com/webhook-waiting/42?signature=5f2b9c0d1e3a4b6c';
+		expect(secretsSentIn({ inputs: {}, webhooks: callbackStreamField(resumeUrl, 'crew-token-0123'), humanInputWebhookUrl: resumeUrl })).toEqual([resumeUrl, '5f2b9c0d1e3a4b6c', 'crew-token-0123']);
 	});
 
 	it('nothing from a body without secrets: inputs named token or password are the user\'s data', () => {
 		expect(secretsSentIn({ inputs: { token: 'my-input-value', password: 'another-value' }, crewWebhookUrl: 'https://n8n.example.com/webhook/legacy?x=1' })).toEqual([]);
+	});
+
+	it('a signed URL only where the service is told to call back, and only with a signature long enough to be one', () => {
+		const signed = 'https://files.example.com/a.pdf?signature=0123456789abcdef0123';
+		expect(secretsSentIn({ inputs: { report: signed, authentication: { token: 'an-input-value' } } })).toEqual([]);
+		expect(secretsSentIn({ inputs: {}, meta: { source: signed } })).toEqual([]);
+		expect(secretsSentIn({ inputs: {}, crewWebhookUrl: 'https://n8n.example.com/webhook/legacy?signature=none' })).toEqual([]);
+		expect(secretsSentIn({ inputs: {}, crewWebhookUrl: signed })).toEqual([signed, '0123456789abcdef0123']);
 	});
 });

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
-import { ADVICE, adviceCode, adviceFor, crewAnswerError, scrubSecret, scrubSecretsDeep, withSecretsHidden, INPUTS_ID_ADVICE } from '../../../nodes/transport/crewErrors';
+import { ADVICE, adviceCode, adviceFor, crewAnswerError, INPUTS_ID_ADVICE } from '../../../nodes/transport/crewErrors';
 import type { CrewAction } from '../../../nodes/transport/crewErrors';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -123,42 +123,11 @@ describe('advice per operation and status code', () => {
 	});
 });
 
-describe('scrubSecret', () => {
-	it('replaces every occurrence and leaves text without it alone', () => {
-		expect(scrubSecret('a SECRET b SECRET', 'SECRET')).toBe('a [token hidden] b [token hidden]');
-		expect(scrubSecret('plain', 'SECRET')).toBe('plain');
-		expect(scrubSecret('plain', undefined)).toBe('plain');
-	});
-
-	it('replaces the secret as a quoted request shows it: JSON-escaped or URL-encoded', () => {
-		const secret = 'pa"ss\\word/+3f';
-		expect(scrubSecret(`{"password":${JSON.stringify(secret)}}`, secret)).toBe('{"password":"[token hidden]"}');
-		expect(scrubSecret(`https://x.example/?p=${encodeURIComponent(secret)}`, secret)).toBe('https://x.example/?p=[token hidden]');
-	});
-});
-
 describe('a 4xx that quotes the token past the 300 characters of the service\'s words', () => {
 	it('shows no part of it: the token is hidden before the words are shortened', () => {
 		const long = `tok-${'a1b2c3d4'.repeat(40)}`;
 		const error = crewAnswerError(node, { kind: 'http', statusCode: 400, body: { detail: `${'x'.repeat(250)} Authorization: Bearer ${long}` } }, { action: 'getInputs', itemIndex: 0, secret: long });
 		expect(error.message).not.toContain(long.slice(0, 12));
-	});
-});
-
-describe('withSecretsHidden', () => {
-	it('hides every secret in what n8n keeps of the error: message, description, the answer it was built from', () => {
-		const quoted = { detail: 'invalid webhooks: {"token": "callback-bearer-42", "password": "basic-pass-42"}' };
-		const error = httpError(422, quoted);
-		error.description = `${error.description} callback-bearer-42`;
-		const hidden = withSecretsHidden(error, ['callback-bearer-42', 'basic-pass-42', undefined]);
-		const kept = JSON.stringify({ message: hidden.message, description: hidden.description, errorResponse: hidden.errorResponse, context: hidden.context });
-		expect(kept).not.toMatch(/callback-bearer-42|basic-pass-42/);
-		expect(hidden.message).toBe('The crew service answered 422 while starting the crew: invalid webhooks: {"token": "[token hidden]", "password": "[token hidden]"}');
-		expect(hidden.httpCode).toBe('422');
-	});
-
-	it('hides secrets at any depth of a value, and leaves other values alone', () => {
-		expect(scrubSecretsDeep({ a: ['x-secret-1 y', 3, null], b: { c: 'x-secret-2' } }, ['x-secret-1', 'x-secret-2'])).toEqual({ a: ['[token hidden] y', 3, null], b: { c: '[token hidden]' } });
 	});
 });
 
@@ -202,3 +171,4 @@ describe('the advice for a 422 about inputs.id', () => {
 		expect(adviceFor('kickoff', 400, [], message)).toBe(adviceFor('kickoff', 400));
 	});
 });
+

@@ -4,7 +4,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { buildResumeBody, readResumedRunId } from '../../../records/resumeBody';
 import type { ResumeUrls } from '../../../records/resumeBody';
 import { isPlainObject } from '../../../records/plainObject';
-import { answerWithSecretsHidden, crewAnswerError } from '../../../transport/crewErrors';
+import { crewAnswerError } from '../../../transport/crewErrors';
+import { answerWithSecretsHidden } from '../../../transport/hiddenSecrets';
 import { secretsSentIn } from '../../../records/sentSecrets';
 import { getCrewConnection, isSuccess } from '../../../transport';
 import type { CrewConnection, CrewContext } from '../../../transport';

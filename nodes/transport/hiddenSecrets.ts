@@ -1,0 +1,66 @@
+import type { CrewAnswer } from './answers';
+
+/**
+ * Replaces every occurrence of the secret, e.g. in a debugging proxy's page that echoes
+ * headers: as it is, and as a quoted request shows it, JSON-escaped or URL-encoded.
+ */
+export function scrubSecret(text: string, secret: string | undefined): string {
+	if (!secret || secret.length < 4) return text;
+	const jsonEscaped = JSON.stringify(secret).slice(1, -1);
+	const forms = new Set([
+		secret,
+		jsonEscaped,
+		// Python's json.dumps, the vendor's language, writes every non-ASCII character as \uXXXX.
+		jsonEscaped.replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`),
+		encodeURIComponent(secret),
+		// A proxy's HTML page.
+		secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+	]);
+	return [...forms].reduce((scrubbed, form) => scrubbed.split(form).join('[token hidden]'), text);
+}
+
+/** Every secret replaced in a text: the credential's, and a crew's own. */
+export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+	return secrets.reduce<string>((scrubbed, secret) => scrubSecret(scrubbed, secret), text);
+}
+
+/** A value with every secret replaced in its texts, at any depth. */
+export function scrubSecretsDeep(value: unknown, secrets: readonly (string | undefined)[]): unknown {
+	if (typeof value === 'string') return scrubSecrets(value, secrets);
+	if (Array.isArray(value)) return value.map((entry) => scrubSecretsDeep(entry, secrets));
+	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, scrubSecretsDeep(entry, secrets)]));
+	return value;
+}
+
+/**
+ * The error with every secret replaced wherever n8n keeps or shows it: its message and
+ * description, the answer it was built from, its context. For a request that carried
+ * more secrets than the API token (a kickoff's callback secrets, a resume URL), whose
+ * answer may quote it.
+ */
+export function withSecretsHidden<E extends Error>(error: E, secrets: readonly (string | undefined)[], seen = new Set<Error>()): E {
+	// A cause may lead back to the error.
+	if (seen.has(error)) return error;
+	seen.add(error);
+	const fields = error as E & { description?: unknown; errorResponse?: unknown; context?: unknown; messages?: unknown; cause?: unknown };
+	fields.message = scrubSecrets(fields.message, secrets);
+	if (fields.stack !== undefined) fields.stack = scrubSecrets(fields.stack, secrets);
+	for (const name of ['description', 'errorResponse', 'context', 'messages'] as const) {
+		if (fields[name] !== undefined && fields[name] !== null) fields[name] = scrubSecretsDeep(fields[name], secrets);
+	}
+	// n8n saves a cause's name and message with the execution.
+	if (fields.cause instanceof Error) withSecretsHidden(fields.cause, secrets, seen);
+	return error;
+}
+
+/**
+ * A failed answer with every secret the request carried hidden, before anything reads
+ * it: the service's words are shortened for an error, and a secret cut in two would no
+ * longer be found whole. A success is left whole: its kickoff_id must stay exactly as
+ * the service gave it, and a short secret could match a piece of it.
+ */
+export function answerWithSecretsHidden(answer: CrewAnswer, secrets: readonly (string | undefined)[]): CrewAnswer {
+	if (answer.kind === 'network') return { ...answer, message: scrubSecrets(answer.message, secrets) };
+	if (answer.statusCode >= 200 && answer.statusCode < 300) return answer;
+	return { ...answer, body: scrubSecretsDeep(answer.body, secrets) };
+}
