@@ -23,8 +23,8 @@ function signatureOf(text: string): string | undefined {
  * The secrets a kickoff or resume body carries to the service: the token and password
  * of each `authentication` object (the event stream's, the human-input webhook's, a
  * Wait By: Callback crew's own), Meta's webhook secret, and a signed callback URL (n8n's
- * resume URL) with its signature. The inputs are the user's data and are not read. An
- * answer that quotes the request must show none of these, not even in part.
+ * resume URL) with its signature. An answer that quotes the request must show none of
+ * these, not even in part.
  */
 export function secretsSentIn(body: unknown): string[] {
 	const secrets = new Set<string>();
@@ -38,10 +38,9 @@ export function secretsSentIn(body: unknown): string[] {
 			return;
 		}
 		if (Array.isArray(value)) value.forEach((entry) => visit(entry, undefined, key));
-		else if (isPlainObject(value)) {
-			for (const [name, entry] of Object.entries(value)) if (!(parentKey === undefined && key === undefined && name === 'inputs')) visit(entry, name, key);
-		}
+		else if (isPlainObject(value)) for (const [name, entry] of Object.entries(value)) visit(entry, name, key);
 	};
-	visit(body, undefined, undefined);
+	// The inputs are the user's data: an input named token, or holding a signed URL, is not a secret of ours.
+	if (isPlainObject(body)) for (const [name, entry] of Object.entries(body)) if (name !== 'inputs') visit(entry, name, undefined);
 	return [...secrets].filter((secret) => secret.trim().length >= 4);
 }

@@ -2,7 +2,8 @@ import type { CrewAnswer } from './answers';
 
 /**
  * Replaces every occurrence of the secret, e.g. in a debugging proxy's page that echoes
- * headers: as it is, and as a quoted request shows it, JSON-escaped or URL-encoded.
+ * headers: as it is, and as a quoted request shows it (JSON-escaped, URL-encoded,
+ * HTML-escaped). A secret under 4 characters is left: it would hide ordinary words.
  */
 export function scrubSecret(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return text;
@@ -33,8 +34,8 @@ export function scrubSecretsDeep(value: unknown, secrets: readonly (string | und
 }
 
 /**
- * The error with every secret replaced wherever n8n keeps or shows it: its message and
- * description, the answer it was built from, its context. For a request that carried
+ * The error with every secret replaced wherever n8n keeps or shows it: its message,
+ * description, stack and cause, the answer it was built from, its context. For a request that carried
  * more secrets than the API token (a kickoff's callback secrets, a resume URL), whose
  * answer may quote it.
  */
@@ -61,6 +62,7 @@ export function withSecretsHidden<E extends Error>(error: E, secrets: readonly (
  */
 export function answerWithSecretsHidden(answer: CrewAnswer, secrets: readonly (string | undefined)[]): CrewAnswer {
 	if (answer.kind === 'network') return { ...answer, message: scrubSecrets(answer.message, secrets) };
+	// Not isSuccess: as a type guard it would leave no type for a failed HTTP answer.
 	if (answer.statusCode >= 200 && answer.statusCode < 300) return answer;
 	return { ...answer, body: scrubSecretsDeep(answer.body, secrets) };
 }
