@@ -1,20 +1,10 @@
-import * as path from 'node:path';
-
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import packageJson from '../../package.json';
 import { descriptionSource, lintAs } from '../helpers/descriptionSource';
+import { registeredNodes } from '../helpers/registeredNodes';
 
-const ROOT = path.join(__dirname, '..', '..');
-
-/** Each node package.json registers: its source file, relative to the repository, and its class. */
-const registered = packageJson.n8n.nodes.map((distFile) => {
-	const filePath = distFile.replace(/^dist\//, '').replace(/\.js$/, '.ts');
-	const className = path.basename(filePath, '.node.ts');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const NodeClass = (require(path.join(ROOT, filePath)) as Record<string, new () => INodeType>)[className];
-	return { filePath, className, node: new NodeClass() };
-});
+/** Each node package.json registers: none of them is versioned by classes. */
+const registered = registeredNodes().map(({ filePath, className, node }) => ({ filePath, className, node: node as INodeType }));
 
 /** The Crew node's description with one operation's action miscased: what n8n's lint reports inline in a literal. */
 function withMiscasedAction(): string {

@@ -1,21 +1,16 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 import type { INodeType } from 'n8n-workflow';
 
 import packageJson from '../../package.json';
+import { registeredNodes } from '../helpers/registeredNodes';
 
-const ROOT = path.join(__dirname, '..', '..');
 const PACKAGE = packageJson.name;
 
-/** Each node n8n loads from package.json, as n8n finds it: the class named after its file, and the codex beside it. */
-const registered = packageJson.n8n.nodes.map((distFile) => {
-	const source = path.join(ROOT, distFile.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
-	const className = path.basename(source, '.node.ts');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const NodeClass = (require(source) as Record<string, new () => INodeType>)[className];
-	const codex = JSON.parse(fs.readFileSync(source.replace(/\.ts$/, '.json'), 'utf8')) as { node: string };
-	return { distFile, description: new NodeClass().description, codex };
+/** Each node n8n loads from package.json, and the codex beside it. */
+const registered = registeredNodes().map(({ distFile, sourceFile, node }) => {
+	const codex = JSON.parse(fs.readFileSync(sourceFile.replace(/\.ts$/, '.json'), 'utf8')) as { node: string };
+	return { distFile, description: (node as INodeType).description, codex };
 });
 
 describe('the nodes n8n loads from package.json', () => {

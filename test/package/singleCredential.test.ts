@@ -7,20 +7,16 @@
 // before n8n publishes the rule.
 import * as path from 'node:path';
 
-import type { INodeCredentialDescription, INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeTypeDescription } from 'n8n-workflow';
 
 import packageJson from '../../package.json';
+import { registeredNodes } from '../helpers/registeredNodes';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** Each description n8n loads from package.json's n8n.nodes: the class named after its file, each version of a versioned node. */
+/** Each description n8n loads from package.json's n8n.nodes: each version of a versioned node. */
 function registeredDescriptions(distFiles: string[]): Array<{ file: string; description: INodeTypeDescription }> {
-	return distFiles.flatMap((distFile) => {
-		const source = path.join(ROOT, distFile.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
-		const className = path.basename(source, '.node.ts');
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const NodeClass = (require(source) as Record<string, new () => INodeType | IVersionedNodeType>)[className];
-		const node = new NodeClass();
+	return registeredNodes(distFiles).flatMap(({ distFile, node }) => {
 		const descriptions = 'nodeVersions' in node ? Object.values(node.nodeVersions).map((version) => version.description) : [node.description];
 		return descriptions.map((description) => ({ file: distFile, description }));
 	});

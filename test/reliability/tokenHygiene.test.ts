@@ -54,21 +54,23 @@ describe('no callback secret appears in the error of a kickoff whose answer quot
 		['Callback Bearer Token', { eventStreamUrl: 'http://127.0.0.1:9/crew', eventStreamEvents: ['task'] }],
 	];
 	const kickoff = (options: IDataObject) => ({ operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options });
+	/** The service's next answer on the route: this status, quoting the request it refused. */
+	const answerQuotingTheRequest = (route: 'kickoff' | 'resume', status: number) => crew.service.injectFault({ route, kind: 'status', status, echoRequest: true });
 
 	it.each(channels)('the %s, quoted in a 422', async (_secret, options) => {
-		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		answerQuotingTheRequest('kickoff', 422);
 		const error = await runCrewNodeExpectingError({ parameters: kickoff(options), credentials: credentials() });
 		expect(error.message).toMatch(/^The crew service answered 422 while starting the crew: .*\[token hidden\]/);
 	});
 
 	it('the Legacy Webhook Secret, quoted in a 502, and in the error item of Continue On Fail', async () => {
-		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 502, echoRequest: true });
+		answerQuotingTheRequest('kickoff', 502);
 		const { output } = await runCrewNode({ parameters: kickoff(channels[0][1]), credentials: credentials(), continueOnFail: true });
 		expect(output[0].json.error).toMatch(/answered 502 .*\[token hidden\]/);
 	});
 
 	it('a long Callback Bearer Token cut by the 300 characters the error keeps of the service\'s words: no part of it', async () => {
-		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		answerQuotingTheRequest('kickoff', 422);
 		const bearerToken = `callback-bearer-${'5e9d'.repeat(100)}`;
 		const error = await runCrewNodeExpectingError({ parameters: kickoff(channels[2][1]), credentials: { ...credentials(), bearerToken } });
 		expect(error.message).toContain('"token":"[token hidden]');
@@ -76,14 +78,14 @@ describe('no callback secret appears in the error of a kickoff whose answer quot
 	});
 
 	it('a Human Input Basic Auth Password with quotes and backslashes, which the quoted request shows escaped', async () => {
-		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		answerQuotingTheRequest('kickoff', 422);
 		const error = await runCrewNodeExpectingError({ parameters: kickoff(channels[1][1]), credentials: { ...credentials(), basicPassword: 'pa"ss\\word-3f9b2a' } });
 		expect(error.message).toContain('"password":"[token hidden]"');
 		expect(serializeError(error)).not.toContain('word-3f9b2a');
 	});
 
 	it('node version 1\'s Webhook Secret option, sent in Meta', async () => {
-		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		answerQuotingTheRequest('kickoff', 422);
 		const options = { webhookSecret: 'node-option-secret-55aa', crewWebhookUrl: 'http://127.0.0.1:9/legacy' };
 		const error = await runCrewNodeExpectingError({ parameters: kickoff(options), credentials: crew.credentials, typeVersion: 1 });
 		expect(error.message).toContain('"webhook_secret":"[token hidden]"');
@@ -92,7 +94,7 @@ describe('no callback secret appears in the error of a kickoff whose answer quot
 	});
 
 	it('Wait By: Callback, quoted in a 422: nor the execution\'s resume URL', async () => {
-		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 422, echoRequest: true });
+		answerQuotingTheRequest('kickoff', 422);
 		const parameters = { operation: 'kickoffAndWait', waitBy: 'callback', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { timeout: 60 } };
 		const { error, run } = await runUntilParked({ parameters, credentials: credentials(), webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl });
 		// The crew's own token, which its calls carry.
@@ -102,7 +104,7 @@ describe('no callback secret appears in the error of a kickoff whose answer quot
 	});
 
 	it('Resume, quoted in a 422: nor a signed Human Input Webhook URL it sends again', async () => {
-		crew.service.injectFault({ route: 'resume', kind: 'status', status: 422, echoRequest: true });
+		answerQuotingTheRequest('resume', 422);
 		const signature = '7f3c9a1e5b2d4f6a8c0e7f3c9a1e5b2d';
 		const parameters = { operation: 'resume', kickoffId: '3c1d7e2a-9f4b-4e61-8a2d-5b6c7d8e9f01', taskId: 'research_task', isApprove: true, humanFeedback: 'ok', options: { humanInputWebhookUrl: `http://127.0.0.1:9/webhook-waiting/7?signature=${signature}` } };
 		const error = await runCrewNodeExpectingError({ parameters, credentials: credentials() });
