@@ -15,7 +15,8 @@ import type { FirstPhaseOutcome } from '../waiting/firstPhase';
  * - gives an item whose crew completed (or paused for a person) its result again
  *   from a status read, with no new kickoff;
  * - waits again on a crew still going, without starting it again;
- * - starts again only the items whose kickoff or crew failed;
+ * - starts again only the items whose kickoff or crew failed (never a resume: its run
+ *   is one person's decision, whatever it came to);
  * - never sends again a kickoff that may have started a crew without saying which
  *   (a 5xx, a read timeout or a dropped connection after the request went out): no
  *   kickoff ID came back, so the item gets an error saying so rather than a second run.
@@ -203,9 +204,14 @@ function kickoffEnding(outcome: FirstPhaseOutcome): TryEnding {
 	}
 }
 
-/** What the next try does with an item whose crew ended the wait this way (polling, or a first phase). */
-export function tryEndingOf(outcome: FirstPhaseOutcome): TryEnding {
-	return kickoffEnding(outcome);
+/**
+ * What the next try does with an item whose crew ended the wait this way (polling, or a
+ * first phase). A resumed run is never started again: a second resume is a second
+ * decision (live, a second run), so the next try reads the run the first one started.
+ */
+export function tryEndingOf(outcome: FirstPhaseOutcome, request: SentRequest = 'kickoff'): TryEnding {
+	const ending = kickoffEnding(outcome);
+	return request === 'resume' && ending.next === 'startAgain' ? { next: 'reuse', seen: true } : ending;
 }
 
 /** Writes what the next try does with the item: keeps its kickoff (marked seen when it was), or forgets it. */

@@ -128,7 +128,7 @@ function recorder(context: IExecuteFunctions, memory: RunMemory, sends: SentRequ
 			return { kickoffId: kickoff.kickoffId, startedAt: kickoff.startedAt, tokenHash: crew.tokenHash, answer };
 		},
 		ended(kickoffs, outcomes) {
-			kickoffs.forEach(({ itemIndex }, position) => rememberEnding(memory, itemIndex, tryEndingOf(outcomes[position])));
+			kickoffs.forEach(({ itemIndex }, position) => rememberEnding(memory, itemIndex, tryEndingOf(outcomes[position], sends)));
 		},
 	};
 }

@@ -90,6 +90,14 @@ describe('what the tries of a node run remember', () => {
 		expect(tryEndingOf(outcome).next).toBe(next);
 	});
 
+	it.each<[string, FirstPhaseOutcome]>([
+		['failed', { kind: 'failed', status: status('FAILED') }],
+		['stopped elsewhere', { kind: 'stopped', status: status('REVOKED') }],
+		['timed out and stopped', { kind: 'timedOut', stop: { kind: 'stopped' } }],
+	])('a resumed run %s: the next try reads it again and never sends the resume again', (_, outcome) => {
+		expect(tryEndingOf(outcome, 'resume')).toEqual({ next: 'reuse', seen: true });
+	});
+
 	it('forgets an item to start again, and marks a reused one seen once the service reported it', () => {
 		const memory = emptyMemory();
 		rememberKickoff(memory, 0, { kickoffId: 'k0', startedAt: 1, request: 'r0' });

@@ -130,12 +130,13 @@ interface SentResume {
 }
 
 /**
- * Sends `POST /resume` for one item, once. The hosted service answers with the
- * resumed run's own kickoff ID; the documented service with a status, the run
- * keeping its ID. Either way `kickoff_id` is the run to follow (what Get Status
- * and this node's Kickoff ID read by default) and `resumed_kickoff_id` the paused one.
- * n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent
- * again (live, it starts a new run).
+ * Sends `POST /resume` for one item, once: never again on any retry (the hosted service
+ * answers every resume with a new run, so a second one is a second decision); a retried
+ * item gives the run the first resume started, and its answer when this process has it.
+ * The hosted service answers with the resumed run's own kickoff ID; the documented
+ * service with a status, the run keeping its ID. Either way `kickoff_id` is the run to
+ * follow (what Get Status and this node's Kickoff ID read by default) and
+ * `resumed_kickoff_id` the paused one.
  */
 async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, sender: CrewContext, tries: Tries): Promise<SentResume> {
 	const resumedKickoffId = readKickoffId(context, itemIndex, 'resume');
