@@ -7,10 +7,13 @@ import type { FirstPhaseOutcome } from '../waiting/firstPhase';
  * What a node's run remembers of its earlier tries, so that a retry never starts a crew
  * twice. n8n runs the node again with every input item when a try throws (the node's
  * Retry On Fail setting; n8n-core's WorkflowExecute calls the node up to Max Tries times
- * with the same run index and input). The node context (`getContext('node')`) is one object for the whole
+ * with the same run index and input), and a Retry of a failed execution from the
+ * Executions list runs the failed node again, as a new execution, from the saved
+ * execution data: the same input items and run index (the failed run is dropped), and
+ * the node context. The node context (`getContext('node')`) is one object for the whole
  * execution: n8n-workflow's NodeHelpers.getContext keeps it in the execution's
  * `executionData.contextData` under `node:<node name>`, which every try reads and which
- * is saved with the execution, a waiting one included. So a try writes here what it started, and the next try of
+ * is saved with the execution. So a try writes here what it started, and the next try of
  * the same run index:
  * - gives an item whose crew completed (or paused for a person) its result again
  *   from a status read, with no new kickoff;
@@ -60,6 +63,8 @@ export interface UncertainKickoff {
 export interface RunMemory {
 	/** Random, made by the run's first try: the key of every request digest. */
 	salt: string;
+	/** The execution whose tries wrote it: a retry from the Executions list is another one. */
+	execution: string;
 	/** By item index. */
 	items: Record<string, RememberedKickoff | UncertainKickoff>;
 }
@@ -81,14 +86,25 @@ function isRunMemory(held: unknown): held is RunMemory {
 	return typeof memory?.salt === 'string' && typeof memory.items === 'object' && memory.items !== null;
 }
 
-/** The memory of one run, created in the context on first use (the context object is what n8n saves). */
-export function runMemoryOf(context: NodeContext, runIndex: number, newSalt: () => string): RunMemory {
+/**
+ * The memory of one run in `execution`, created in the context on first use (the context
+ * object is what n8n saves). Found in a context another execution saved (a retry from
+ * the Executions list), its crews call that execution back, never this one: their token
+ * hashes are dropped, so they are awaited by polling.
+ */
+export function runMemoryOf(context: NodeContext, runIndex: number, execution: string, newSalt: () => string): RunMemory {
 	const key = memoryKey(runIndex);
 	const held = context[key];
-	if (isRunMemory(held)) return held;
-	const created: RunMemory = { salt: newSalt(), items: {} };
-	context[key] = created;
-	return created;
+	if (!isRunMemory(held)) {
+		const created: RunMemory = { salt: newSalt(), execution, items: {} };
+		context[key] = created;
+		return created;
+	}
+	if (held.execution !== execution) {
+		for (const kept of Object.values(held.items)) if (isStarted(kept)) delete kept.tokenHash;
+		held.execution = execution;
+	}
+	return held;
 }
 
 /** Drops a run's memory: the run returned and no retry of it follows (a loop's next run, a parked execution carry none). */

@@ -21,7 +21,7 @@ export interface TriedKickoff {
 	kickoffId: string;
 	startedAt: number;
 	seen?: boolean;
-	/** Wait By: Callback: the hash of the token the crew calls this execution back with. */
+	/** Wait By: Callback: the hash of the token the crew calls this execution back with; none for a crew another execution started. */
 	tokenHash?: string;
 	/** The service's answer to the kickoff (or resume), when this process has it (see firstAnswers). */
 	answer?: IDataObject;
@@ -41,8 +41,6 @@ export interface Tries {
 
 /** What a send adds for its crew, beyond the credential's secrets. */
 export interface CrewOfSend {
-	/** What else makes the request another (Wait By: Callback's resume URL, which names the execution). */
-	asks?: unknown;
 	/** Secrets the request carries (a callback token, a signed resume URL): cleared from what is kept and from the error. */
 	secrets?: ReadonlyArray<string | undefined>;
 	/** Wait By: Callback: the hash of the crew's token, kept for the next try. */
@@ -87,17 +85,17 @@ async function credentialSecrets(context: IExecuteFunctions, itemIndex: number):
  * The key of what an item asks for (requestDigest): the input item as it came in and the
  * node's parameters as written, so that it is the same on every try.
  */
-function itemRequest(context: IExecuteFunctions, itemIndex: number, salt: string, more?: unknown): string {
+function itemRequest(context: IExecuteFunctions, itemIndex: number, salt: string): string {
 	const item = context.getInputData()[itemIndex];
 	const files = Object.entries(item?.binary ?? {}).map(([name, file]) => [name, file.fileName, file.mimeType, file.fileSize, file.bytes]);
-	return requestDigest(salt, { json: item?.json ?? null, files, parameters: context.getNode().parameters, more: more ?? null });
+	return requestDigest(salt, { json: item?.json ?? null, files, parameters: context.getNode().parameters });
 }
 
 function recorder(context: IExecuteFunctions, memory: RunMemory, sends: SentRequest, now: () => number): Tries {
 	const node = context.getNode();
 	return {
 		async send(itemIndex, crew, send) {
-			const request = itemRequest(context, itemIndex, memory.salt, crew.asks);
+			const request = itemRequest(context, itemIndex, memory.salt);
 			const earlier = earlierTry(memory, itemIndex, request);
 			if (earlier.kind === 'reuse') {
 				const { kickoffId, startedAt, seen, tokenHash } = earlier.kickoff;
@@ -146,10 +144,10 @@ export async function withTries(
 	now: () => number,
 	run: (tries: Tries) => Promise<ItemOutcome[]>,
 ): Promise<ItemOutcome[]> {
-	if (typeof context.getContext !== 'function') return await run(recorder(context, { salt: '', items: {} }, sends, now));
+	if (typeof context.getContext !== 'function') return await run(recorder(context, { salt: '', execution: '', items: {} }, sends, now));
 	const nodeContext = context.getContext('node') as NodeContext;
 	const runIndex = runIndexOf(context);
-	const memory = runMemoryOf(nodeContext, runIndex, () => randomBytes(16).toString('hex'));
+	const memory = runMemoryOf(nodeContext, runIndex, context.getExecutionId(), () => randomBytes(16).toString('hex'));
 	const outcomes = await run(recorder(context, memory, sends, now));
 	if (!retryFollows(outcomes.map((outcome) => 'error' in outcome), context.continueOnFail())) forgetRunMemory(nodeContext, runIndex);
 	return outcomes;

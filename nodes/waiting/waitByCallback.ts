@@ -40,7 +40,8 @@ function readResumeUrl(context: IExecuteFunctions): string {
 	return resumeUrl;
 }
 
-type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash: string } | { kind: 'error'; itemIndex: number; error: Error };
+/** An item's crew; without a token hash it calls another execution back (one a retry from the Executions list retries), never this one. */
+type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash?: string } | { kind: 'error'; itemIndex: number; error: Error };
 
 /** One item's crew, started with the resume URL as its event stream and a token of its own. */
 async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions, tries: Tries): Promise<StartedItem> {
@@ -60,11 +61,9 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
 		// The resume URL (n8n may sign it) and the crew's token are sent with the kickoff: nothing kept or thrown shows them.
 		const token = newCallbackToken();
-		// The resume URL names the execution: a crew started for another one calls that one back.
-		const crew = { asks: resumeUrl, secrets: [resumeUrl, signatureOf(resumeUrl), token], tokenHash: hashCallbackToken(token) };
+		const crew = { secrets: [resumeUrl, signatureOf(resumeUrl), token], tokenHash: hashCallbackToken(token) };
 		const webhooks = { webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) };
 		const started = await tries.send(itemIndex, crew, async () => await startCrew(context, connection, itemIndex, { ...body, ...webhooks }, tools.sleep, files, sender));
-		if (started.tokenHash === undefined) throw new NodeOperationError(node, 'The crew an earlier try started has no callback token remembered', { itemIndex });
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: started.startedAt, seen: started.seen }, tokenHash: started.tokenHash };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
@@ -136,7 +135,9 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
-	const firstPhaseEnd = firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
+	// A crew that calls another execution back is read until it ends: the batch does not park.
+	const callsElsewhere = started.some((result) => result.kind === 'started' && result.tokenHash === undefined);
+	const firstPhaseEnd = callsElsewhere ? waitTill : firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
 	// Known once a crew has started: its kickoff needed it (no second request).
 	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
 	const progress = liveProgress(this);
@@ -152,7 +153,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	// Both lists are in item order, so the phase outcomes line up with the started kickoffs.
 	let position = 0;
 	const items = started.map((result) => (result.kind === 'error' ? { result } : { result, outcome: phase[position++] }));
-	if (!shouldPark(phase, tools.now(), waitTill)) {
+	if (callsElsewhere || !shouldPark(phase, tools.now(), waitTill)) {
 		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its stops.
 		const ended = phase.map((outcome): WaitOutcome => (outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome));
 		const waitOutcomes = connection ? await stopCrewsLeft(this, connection, running, ended, stopping) : ended;
@@ -182,7 +183,8 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 			const item = outcomeToItem(node, result.kickoff, outcome, settings.timeoutMs);
 			return 'json' in item ? { json: item.json, pairedItem: { item: itemIndex } } : parkedErrorItem(node, item, itemIndex);
 		}
-		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash };
+		// Every crew here calls this execution back (a batch with one that calls another does not park).
+		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash ?? '' };
 		// One item keeps the words it always had; a batch's say what its timeout item cannot know.
 		const plain = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
 		const marker = stopping.stopAtTimeout ? withStopAdvice(plain) : plain;

@@ -290,6 +290,30 @@ describe('Retry from the Executions list: the failed execution run again as a ne
 		]);
 	});
 
+	it('Wait By: Callback, a kickoff refused after the other crews started: the retry (another execution, another resume URL) starts only that item, and waits on the earlier crews by polling', async () => {
+		crew.service.configure({ plan: () => ({ durationMs: 1500 }) });
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 400, body: '{"detail": "Bad request"}' });
+		const parameters = (itemIndex: number) => ({
+			operation: 'kickoffAndWait',
+			waitBy: 'callback',
+			inputsMode: 'json',
+			inputsJson: JSON.stringify({ topic: ['a', 'b', 'c'][itemIndex] }),
+			options: { pollInterval: 0.1, timeout: 60, firstPhase: 0.3, maxConcurrentKickoffs: 1 },
+		});
+		const options = { parameters, credentials: crew.credentials, items: items(3), webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl };
+		const failed = await runUntilParked(options);
+		expect(failed.waitTill).toBeUndefined();
+		expect(failed.error?.httpCode).toBe('400');
+		expect(kickoffStatuses()).toEqual([400, 200, 200]);
+		const retried = await retryFromExecutionsList(options, failed.run);
+		expect(retried.run.waitTill ?? undefined).toBeUndefined();
+		expect(retried.error).toBeUndefined();
+		expect(kickoffsByTopic()).toEqual({ a: 1, b: 1, c: 1 });
+		expect(kickoffStatuses()).toEqual([400, 200, 200, 200]);
+		const kickoffOf = (topic: string) => crew.service.runs.find((run) => run.inputs.topic === topic)?.kickoffId;
+		expect(retried.output.map((item) => [item.json.kickoff_id, item.json.state])).toEqual(['a', 'b', 'c'].map((topic) => [kickoffOf(topic), 'completed']));
+	});
+
 	it('a token rotated before the retry: a kickoff answered 504 after the service took it is still not sent again', async () => {
 		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 504, body: '{"error": "Gateway Timeout"}', afterProcessing: true });
 		const parameters = { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "a"}' };

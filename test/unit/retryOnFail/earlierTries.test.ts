@@ -6,9 +6,9 @@ import type { FirstPhaseOutcome } from '../../../nodes/waiting/firstPhase';
 import { readCrewStatus } from '../../../nodes/status/crewStatus';
 
 const status = (state: string) => readCrewStatus('k1', { state });
-/** A memory with the salt 'salt'. */
-const emptyMemory = (): RunMemory => ({ salt: 'salt', items: {} });
-const memoryOf = (context: Record<string, unknown>, runIndex: number) => runMemoryOf(context, runIndex, () => 'salt');
+/** A memory made by execution 'e1' with the salt 'salt'. */
+const emptyMemory = (): RunMemory => ({ salt: 'salt', execution: 'e1', items: {} });
+const memoryOf = (context: Record<string, unknown>, runIndex: number, execution = 'e1') => runMemoryOf(context, runIndex, execution, () => 'salt');
 /** The item's earlier kickoff, when an earlier try started one for the same request. */
 const earlierKickoff = (memory: RunMemory, itemIndex: number, request: string) => {
 	const decision = earlierTry(memory, itemIndex, request);
@@ -29,9 +29,20 @@ describe('what the tries of a node run remember', () => {
 		const context: Record<string, unknown> = {};
 		let made = 0;
 		const newSalt = () => `salt-${++made}`;
-		expect(runMemoryOf(context, 0, newSalt).salt).toBe('salt-1');
-		expect(runMemoryOf(context, 0, newSalt).salt).toBe('salt-1');
+		expect(runMemoryOf(context, 0, 'e1', newSalt).salt).toBe('salt-1');
+		expect(runMemoryOf(context, 0, 'e1', newSalt).salt).toBe('salt-1');
 		expect(made).toBe(1);
+	});
+
+	it('found in another execution\'s context (a retry from the Executions list), keeps its kickoffs and salt but not their callback token hashes: those crews call the other execution back', () => {
+		const context: Record<string, unknown> = {};
+		const failed = memoryOf(context, 0, 'e1');
+		rememberKickoff(failed, 0, { kickoffId: 'k0', startedAt: 1, request: 'r0', tokenHash: 'h0', seen: true });
+		rememberKickoff(failed, 1, { request: 'r1', answered: '502', sentAt: 2 });
+		const retried = memoryOf(JSON.parse(JSON.stringify(context)) as Record<string, unknown>, 0, 'e2');
+		expect(retried).toEqual({ salt: 'salt', execution: 'e2', items: { 0: { kickoffId: 'k0', startedAt: 1, request: 'r0', seen: true }, 1: { request: 'r1', answered: '502', sentAt: 2 } } });
+		// The same execution's next try keeps them.
+		expect(memoryOf(context, 0, 'e1').items[0]).toEqual({ kickoffId: 'k0', startedAt: 1, request: 'r0', tokenHash: 'h0', seen: true });
 	});
 
 	it.each<[string, boolean[], boolean, boolean]>([
