@@ -12,7 +12,6 @@ import * as conversation from './actions/conversation/Conversation.resource';
 import * as crew from './actions/crew/Crew.resource';
 import * as feedbackRequest from './actions/feedbackRequest/FeedbackRequest.resource';
 import { route } from './actions/router';
-import { forgetTries } from '../retryOnFail/triesMemory';
 import * as parkedResume from '../callbacksIn/parkedResume';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacksIn/webhookRegistration';
@@ -84,10 +83,7 @@ export class Crew implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const output = await route.call(this);
-		// What Retry On Fail's tries remembered is dropped once no retry can follow; a try that throws keeps it.
-		forgetTries(this, output);
-		return output;
+		return await route.call(this);
 	}
 
 	/**

@@ -23,8 +23,8 @@ import { checkUrlOptions } from '../records/urlOptions';
 import { isPlainObject } from '../records/plainObject';
 import { kickoffRequestBody, multipartKickoffError } from '../files/fileKickoff';
 import type { ItemFiles } from '../files/itemFiles';
-import { withUnansweredSend } from '../retryOnFail/triesMemory';
-import { unansweredSend } from '../retryOnFail/earlierTries';
+import { failedSend } from './sendOutcome';
+import type { SendOutcome } from './sendOutcome';
 
 export const MAX_KICKOFF_TIMEOUT_SECONDS = 1_800;
 
@@ -84,16 +84,12 @@ function readKickoffId(body: unknown): string | undefined {
 	return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined;
 }
 
-export interface StartedCrew {
-	kickoffId: string;
-	/** The service's whole answer, for the Kickoff operation's output. */
-	response: IDataObject;
-}
-
 /**
  * Sends `POST /kickoff` for one item, with its files when it has any (see
- * files/fileKickoff.ts). A kickoff is not idempotent: after a network error or a 5xx
- * the crew may be running, and the error says so.
+ * files/fileKickoff.ts), and says what it came to: the kickoff ID, or the error and
+ * whether a crew may have started all the same. A kickoff is not idempotent: after a
+ * network error or a 5xx the crew may be running, and the error says so. A problem
+ * found before anything is sent (a file, a parameter) is thrown.
  */
 export async function startCrew(
 	context: IExecuteFunctions,
@@ -104,7 +100,7 @@ export async function startCrew(
 	files?: ItemFiles,
 	/** What sends the kickoff, when not `context`: a kickoff whose answer must outlive a cancel (stop/stopCrews.ts). */
 	sender: CrewContext = context,
-): Promise<StartedCrew> {
+): Promise<SendOutcome> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
 	const timeoutMs = readKickoffTimeoutMs(options.kickoffTimeout);
 	const request = await kickoffRequestBody(context, connection, itemIndex, body, files, sleep, timeoutMs);
@@ -113,8 +109,7 @@ export async function startCrew(
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
 		const error = multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);
-		// Whether it may have started a crew decides whether n8n's Retry On Fail may send it again (retryOnFail/triesMemory.ts).
-		throw withUnansweredSend(error, unansweredSend(answer, files?.mode === 'multipart'), connection.secret);
+		return failedSend(error, answer, files?.mode === 'multipart');
 	}
 	const kickoffId = readKickoffId(answer.body);
 	if (kickoffId === undefined) {
@@ -127,7 +122,7 @@ export async function startCrew(
 			description: 'The Base URL may point at something other than a crew (a web page, a proxy). Check it in the Crew API credential; the crew may or may not have started.',
 			itemIndex,
 		});
-		throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
+		return failedSend(error, answer);
 	}
-	return { kickoffId, response: isPlainObject(answer.body) ? answer.body : { kickoff_id: kickoffId } };
+	return { kind: 'started', kickoffId, answer: isPlainObject(answer.body) ? answer.body : { kickoff_id: kickoffId } };
 }

@@ -1,51 +1,49 @@
 import { createHmac } from 'crypto';
 
-import type { CrewAnswer } from '../transport/answers';
-import { readServiceMessage } from '../transport/serviceMessage';
 import type { StopResult } from '../stop/stopAnswer';
 import type { FirstPhaseOutcome } from '../waiting/firstPhase';
 
 /**
- * What a node's run remembers of its earlier tries, so that n8n's Retry On Fail
- * never starts a crew twice. n8n runs the node again with every input item when a
- * try throws (the node's Retry On Fail setting; n8n-core's WorkflowExecute calls
- * the node up to Max Tries times with the same run index and input). The node
- * context (`getContext('node')`) is one object for the whole execution: n8n-workflow's
- * NodeHelpers.getContext keeps it in the execution's `executionData.contextData`
- * under `node:<node name>`, which every try reads and which is saved with the
- * execution, a waiting one included. So a try writes here what it started, and the
- * next try of the same run index:
+ * What a node's run remembers of its earlier tries, so that a retry never starts a crew
+ * twice. n8n runs the node again with every input item when a try throws (the node's
+ * Retry On Fail setting; n8n-core's WorkflowExecute calls the node up to Max Tries times
+ * with the same run index and input), and a Retry of a failed execution from the
+ * Executions list runs the failed node again, as a new execution, from the saved
+ * execution data: the same input items and run index (the failed run is dropped), and
+ * the node context. The node context (`getContext('node')`) is one object for the whole
+ * execution: n8n-workflow's NodeHelpers.getContext keeps it in the execution's
+ * `executionData.contextData` under `node:<node name>`, which every try reads and which
+ * is saved with the execution. So a try writes here what it started, and the next try of
+ * the same run index:
  * - gives an item whose crew completed (or paused for a person) its result again
  *   from a status read, with no new kickoff;
  * - waits again on a crew still going, without starting it again;
- * - starts again only the items whose kickoff or crew failed;
+ * - starts again only the items whose kickoff or crew failed (never a resume: its run
+ *   is one person's decision, whatever it came to);
  * - never sends again a kickoff that may have started a crew without saying which
  *   (a 5xx, a read timeout or a dropped connection after the request went out): no
  *   kickoff ID came back, so the item gets an error saying so rather than a second run.
  *
- * What is kept is small and holds no secret: per item the kickoff ID, when it was
- * answered, the service's kickoff answer (cleared of the credential's secrets), a
- * digest of what the item asked for, whether the service has reported the run, and
- * (Wait By: Callback) the hash of the crew's callback token, never the token; for a
- * kickoff that may have started a crew, the digest and what the service answered
- * (cleared of the credential's and the crew's secrets by the caller). The node
- * clears its run's memory once a run returns without an error (no retry follows).
+ * What is kept holds no secret: per item the kickoff ID, when it started, whether the
+ * service has reported the run, the key of what the item asked for and (Wait By:
+ * Callback) the hash of the crew's callback token; for a kickoff that may have started a
+ * crew, the key and what the service answered (cleared of secrets by the caller). The
+ * key is an HMAC under a random salt kept with the memory, so a token rotated between
+ * tries changes nothing. The memory is dropped once a run returns and no retry follows.
  * Pure apart from the digest, so the decisions are tested without n8n or a service.
  */
 
 /** One item's kickoff, as the next try needs it. */
 export interface RememberedKickoff {
+	/** requestDigest of what the item asked for: an item that asks for something else is started anew. */
+	request: string;
 	kickoffId: string;
 	/** Clock time the kickoff was answered: the wait's schedule and a stop's registration window count from it. */
 	startedAt: number;
-	/** Digest of the kickoff request: an item that asks for something else is started anew. */
-	request: string;
 	/** The service has reported the run (a record other than NOT FOUND): NOT FOUND from then on is a pause for a person. */
 	seen?: boolean;
-	/** Wait By: Callback: the hash of the token the crew calls back with. */
+	/** Wait By: Callback: the hash of the token the crew calls this execution back with. */
 	tokenHash?: string;
-	/** The service's answer to the kickoff (or resume), cleared of secrets: a retried item is output as the first try's was. */
-	answer?: Record<string, unknown>;
 }
 
 /**
@@ -53,7 +51,7 @@ export interface RememberedKickoff {
  * started a crew. Kept so that the next try does not send it again.
  */
 export interface UncertainKickoff {
-	/** Digest of the kickoff request, as for a started one. */
+	/** requestDigest of what the item asked for, as for a started one. */
 	request: string;
 	/** What the service answered then: a status code and its own words, or the network failure. Secret-free. */
 	answered: string;
@@ -61,8 +59,15 @@ export interface UncertainKickoff {
 	sentAt: number;
 }
 
-/** The kickoffs of one run of the node, by item index. */
-export type RunMemory = Record<string, RememberedKickoff | UncertainKickoff>;
+/** The kickoffs of one run of the node. */
+export interface RunMemory {
+	/** Random, made by the run's first try: the key of every request digest. */
+	salt: string;
+	/** The execution whose tries wrote it: a retry from the Executions list is another one. */
+	execution: string;
+	/** By item index. */
+	items: Record<string, RememberedKickoff | UncertainKickoff>;
+}
 
 function isStarted(kept: RememberedKickoff | UncertainKickoff): kept is RememberedKickoff {
 	return typeof (kept as RememberedKickoff).kickoffId === 'string';
@@ -76,19 +81,44 @@ export function memoryKey(runIndex: number): string {
 	return `crewKickoffs:${runIndex}`;
 }
 
-/** The memory of one run, created empty in the context on first use (the context object is what n8n saves). */
-export function runMemoryOf(context: NodeContext, runIndex: number): RunMemory {
-	const key = memoryKey(runIndex);
-	const held = context[key];
-	if (typeof held === 'object' && held !== null && !Array.isArray(held)) return held as RunMemory;
-	const created: RunMemory = {};
-	context[key] = created;
-	return created;
+function isRunMemory(held: unknown): held is RunMemory {
+	const memory = held as RunMemory | undefined;
+	return typeof memory?.salt === 'string' && typeof memory.items === 'object' && memory.items !== null;
 }
 
-/** Drops a run's memory: the run returned without an error, so no try of it follows (a loop's next run, a parked execution carry none). */
+/**
+ * The memory of one run in `execution`, created in the context on first use (the context
+ * object is what n8n saves). Found in a context another execution saved (a retry from
+ * the Executions list), its crews call that execution back, never this one: their token
+ * hashes are dropped, so they are awaited by polling.
+ */
+export function runMemoryOf(context: NodeContext, runIndex: number, execution: string, newSalt: () => string): RunMemory {
+	const key = memoryKey(runIndex);
+	const held = context[key];
+	if (!isRunMemory(held)) {
+		const created: RunMemory = { salt: newSalt(), execution, items: {} };
+		context[key] = created;
+		return created;
+	}
+	if (held.execution !== execution) {
+		for (const kept of Object.values(held.items)) if (isStarted(kept)) delete kept.tokenHash;
+		held.execution = execution;
+	}
+	return held;
+}
+
+/** Drops a run's memory: the run returned and no retry of it follows (a loop's next run, a parked execution carry none). */
 export function forgetRunMemory(context: NodeContext, runIndex: number): void {
 	delete context[memoryKey(runIndex)];
+}
+
+/**
+ * Whether n8n runs the node again after it returned these items (with Retry On Fail, or
+ * from the Executions list once the execution failed): without Continue On Fail any
+ * item's error fails the node; with it, n8n retries when the first item is an error.
+ */
+export function retryFollows(failed: readonly boolean[], continueOnFail: boolean): boolean {
+	return failed[0] === true || (!continueOnFail && failed.includes(true));
 }
 
 /**
@@ -98,12 +128,11 @@ export function forgetRunMemory(context: NodeContext, runIndex: number): void {
  * expression is evaluated. Not the kickoff body: an input built from {{ $now }} or a
  * random value would differ on each try and its crew be started again. The
  * parameters as written make an edited workflow retried from the Executions list
- * ask for something else. An HMAC-SHA256 keyed by a secret of the deployment (the
- * credential's token), cut to 16 hex digits: enough to tell two requests apart, and
- * neither the item nor a value in it can be found again by hashing guesses.
+ * ask for something else. An HMAC-SHA256 keyed by the memory's salt, cut to 16 hex
+ * digits: enough to tell two requests apart, and the same for another credential.
  */
-export function requestDigest(key: string, asked: unknown): string {
-	return createHmac('sha256', key)
+export function requestDigest(salt: string, asked: unknown): string {
+	return createHmac('sha256', salt)
 		.update(JSON.stringify(asked ?? null))
 		.digest('hex')
 		.slice(0, 16);
@@ -120,53 +149,13 @@ export type EarlierTry =
 
 /** The decision for one item: an item that asks for something else (another digest) is always sent. */
 export function earlierTry(memory: RunMemory, itemIndex: number, request: string): EarlierTry {
-	const kept = memory[String(itemIndex)];
+	const kept = memory.items[String(itemIndex)];
 	if (kept === undefined || kept.request !== request) return { kind: 'send' };
-	if (isStarted(kept)) return { kind: 'reuse', kickoff: kept };
-	return typeof kept.answered === 'string' ? { kind: 'maybeStarted', kickoff: kept } : { kind: 'send' };
-}
-
-/** The item's kickoff of an earlier try, when the item asks for the same thing; undefined: none started. */
-export function earlierKickoff(memory: RunMemory, itemIndex: number, request: string): RememberedKickoff | undefined {
-	const decision = earlierTry(memory, itemIndex, request);
-	return decision.kind === 'reuse' ? decision.kickoff : undefined;
+	return isStarted(kept) ? { kind: 'reuse', kickoff: kept } : { kind: 'maybeStarted', kickoff: kept };
 }
 
 export function rememberKickoff(memory: RunMemory, itemIndex: number, kickoff: RememberedKickoff | UncertainKickoff): void {
-	memory[String(itemIndex)] = kickoff;
-}
-
-/** How a kickoff (or resume) that got no kickoff ID ended, as far as sending it again goes. */
-export type UnansweredSend =
-	/** It never reached the service, or the service refused it: no run, the next try sends it again. */
-	| { sent: 'no' }
-	/** It went out and the answer does not say whether a run started. */
-	| { sent: 'maybe'; answered: string };
-
-/**
- * Network failures that happen before a request is sent: nothing reached the
- * service (connection refused, a name that does not resolve). The same codes the
- * node's errors call "could not connect" (crewErrors.ts).
- */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/**
- * Whether a kickoff without a kickoff ID may have started a crew. A 4xx is the service
- * refusing the request (a 429 included: not processed), so nothing ran. A 5xx (a 504
- * from a proxy after the service took the request), a 2xx without kickoff_id, a read
- * timeout or a connection dropped after the request went out may each have started
- * one. A multipart kickoff's EPIPE is its body cut off while being written
- * (fileKickoff.ts): the service never had the whole request.
- */
-export function unansweredSend(answer: CrewAnswer, multipart = false): UnansweredSend {
-	if (answer.kind === 'network') {
-		if (NOT_SENT_CODES.has(answer.code) || (multipart && answer.code === 'EPIPE')) return { sent: 'no' };
-		return { sent: 'maybe', answered: `no answer (${answer.code}: ${answer.message})` };
-	}
-	if (answer.statusCode >= 400 && answer.statusCode < 500) return { sent: 'no' };
-	const said = readServiceMessage(answer.body);
-	if (answer.statusCode >= 200 && answer.statusCode < 300) return { sent: 'maybe', answered: `${answer.statusCode} without a kickoff_id` };
-	return { sent: 'maybe', answered: said ? `${answer.statusCode}: ${said}` : String(answer.statusCode) };
+	memory.items[String(itemIndex)] = kickoff;
 }
 
 /** What the request was: a kickoff starts a crew, a resume moves a paused one on (live, as a new run). */
@@ -209,8 +198,7 @@ function afterStop(stop: StopResult | undefined, seen: boolean): TryEnding {
 	return { next: 'startAgain' };
 }
 
-/** What the next try does with an item whose crew ended the wait this way (polling, or a first phase). */
-export function tryEndingOf(outcome: FirstPhaseOutcome): TryEnding {
+function kickoffEnding(outcome: FirstPhaseOutcome): TryEnding {
 	switch (outcome.kind) {
 		case 'completed':
 		case 'paused':
@@ -232,11 +220,21 @@ export function tryEndingOf(outcome: FirstPhaseOutcome): TryEnding {
 	}
 }
 
+/**
+ * What the next try does with an item whose crew ended the wait this way (polling, or a
+ * first phase). A resumed run is never started again: a second resume is a second
+ * decision (live, a second run), so the next try reads the run the first one started.
+ */
+export function tryEndingOf(outcome: FirstPhaseOutcome, request: SentRequest = 'kickoff'): TryEnding {
+	const ending = kickoffEnding(outcome);
+	return request === 'resume' && ending.next === 'startAgain' ? { next: 'reuse', seen: true } : ending;
+}
+
 /** Writes what the next try does with the item: keeps its kickoff (marked seen when it was), or forgets it. */
 export function rememberEnding(memory: RunMemory, itemIndex: number, ending: TryEnding): void {
 	const key = String(itemIndex);
-	const kept = memory[key];
+	const kept = memory.items[key];
 	if (kept === undefined || !isStarted(kept)) return;
-	if (ending.next === 'startAgain') delete memory[key];
-	else if (ending.seen && !kept.seen) memory[key] = { ...kept, seen: true };
+	if (ending.next === 'startAgain') delete memory.items[key];
+	else if (ending.seen && !kept.seen) memory.items[key] = { ...kept, seen: true };
 }

@@ -20,9 +20,7 @@ import { errorDetails } from '../itemResults/outputItems';
 import { readKickoffBody, startCrew } from '../kickoff/startCrew';
 import { readItemFiles } from '../files/itemFiles';
 import { deploymentOf } from '../kickoff/deployment';
-import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../retryOnFail/triesMemory';
-import { rememberEnding, tryEndingOf } from '../retryOnFail/earlierTries';
-import type { RunMemory } from '../retryOnFail/earlierTries';
+import type { Tries } from '../retryOnFail/triesMemory';
 
 /**
  * Kickoff and Wait, Wait By: Callback, the park step: start every item's crew with the
@@ -42,10 +40,11 @@ function readResumeUrl(context: IExecuteFunctions): string {
 	return resumeUrl;
 }
 
-type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash: string } | { kind: 'error'; itemIndex: number; error: Error };
+/** An item's crew; without a token hash it calls another execution back (one a retry from the Executions list retries), never this one. */
+type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash?: string } | { kind: 'error'; itemIndex: number; error: Error };
 
 /** One item's crew, started with the resume URL as its event stream and a token of its own. */
-async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions, memory: RunMemory): Promise<StartedItem> {
+async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions, tries: Tries): Promise<StartedItem> {
 	const node = context.getNode();
 	try {
 		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -60,18 +59,11 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		const files = await readItemFiles(context, itemIndex);
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		// The request as the item asks for it, without this try's token: a crew an earlier try started keeps calling with its own.
-		// The resume URL names the execution: a crew started for another one calls that one back.
-		const request = itemRequest(context, itemIndex, connection.secret, resumeUrl);
-		// The resume URL (n8n may sign it) and the crew's token are sent with the kickoff: a service answer that echoes them is not kept with them.
-		const secrets = [...(await credentialSecrets(context, itemIndex)), resumeUrl, signatureOf(resumeUrl)];
-		const started = await startOnce(memory, { node, itemIndex, request, secrets }, tools.now, async () => {
-			const token = newCallbackToken();
-			secrets.push(token);
-			const crew = await startCrew(context, connection, itemIndex, { ...body, webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) }, tools.sleep, files, sender);
-			return { kickoffId: crew.kickoffId, tokenHash: hashCallbackToken(token) };
-		});
-		if (started.tokenHash === undefined) throw new NodeOperationError(node, 'The crew an earlier try started has no callback token remembered', { itemIndex });
+		// The resume URL (n8n may sign it) and the crew's token are sent with the kickoff: nothing kept or thrown shows them.
+		const token = newCallbackToken();
+		const crew = { secrets: [resumeUrl, signatureOf(resumeUrl), token], tokenHash: hashCallbackToken(token) };
+		const webhooks = { webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) };
+		const started = await tries.send(itemIndex, crew, async () => await startCrew(context, connection, itemIndex, { ...body, ...webhooks }, tools.sleep, files, sender));
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: started.startedAt, seen: started.seen }, tokenHash: started.tokenHash };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
@@ -113,7 +105,7 @@ function parkedErrorItem(node: INode, outcome: { error: Error; kickoffId?: strin
  * (nodes/callbacksIn/parkedResume.ts) reads and what n8n outputs at the timeout,
  * since n8n runs none of this node's code after a resume.
  */
-export async function execute(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+export async function execute(this: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
 	const node = this.getNode();
 	const refusal = callbackRefusal(node.type);
 	if (refusal) {
@@ -137,14 +129,15 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 	const sender = kickoffSender(this, stopping);
-	// n8n's Retry On Fail runs every item again: crews an earlier try started are awaited again, not started again.
-	const memory = triesMemory(this);
-	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender, memory));
+	// A retry awaits the crews an earlier try started rather than starting them again.
+	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender, tries));
 	const { running, connection } = await startedCrews(this, started, stopping, tools.isCancelled);
 
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
-	const firstPhaseEnd = firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
+	// A crew that calls another execution back is read until it ends: the batch does not park.
+	const callsElsewhere = started.some((result) => result.kind === 'started' && result.tokenHash === undefined);
+	const firstPhaseEnd = callsElsewhere ? waitTill : firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
 	// Known once a crew has started: its kickoff needed it (no second request).
 	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
 	const progress = liveProgress(this);
@@ -160,11 +153,11 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	// Both lists are in item order, so the phase outcomes line up with the started kickoffs.
 	let position = 0;
 	const items = started.map((result) => (result.kind === 'error' ? { result } : { result, outcome: phase[position++] }));
-	if (!shouldPark(phase, tools.now(), waitTill)) {
+	if (callsElsewhere || !shouldPark(phase, tools.now(), waitTill)) {
 		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its stops.
 		const ended = phase.map((outcome): WaitOutcome => (outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome));
 		const waitOutcomes = connection ? await stopCrewsLeft(this, connection, running, ended, stopping) : ended;
-		running.forEach((kickoff, runningIndex) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[runningIndex])));
+		tries.ended(running, waitOutcomes);
 		let runningIndex = 0;
 		const answered = items.map(({ result, outcome }): ItemOutcome => {
 			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
@@ -173,7 +166,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		for (const kickoff of running) await progress.finish(kickoff, answered[kickoff.itemIndex]);
 		return answered;
 	}
-	running.forEach((kickoff, runningIndex) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(phase[runningIndex])));
+	tries.ended(running, phase);
 	// n8n ends a streamed response as the execution parks: close each crew's stream now.
 	for (const [runningIndex, kickoff] of running.entries()) {
 		const outcome = phase[runningIndex];
@@ -190,7 +183,8 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 			const item = outcomeToItem(node, result.kickoff, outcome, settings.timeoutMs);
 			return 'json' in item ? { json: item.json, pairedItem: { item: itemIndex } } : parkedErrorItem(node, item, itemIndex);
 		}
-		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash };
+		// Every crew here calls this execution back (a batch with one that calls another does not park).
+		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash ?? '' };
 		// One item keeps the words it always had; a batch's say what its timeout item cannot know.
 		const plain = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
 		const marker = stopping.stopAtTimeout ? withStopAdvice(plain) : plain;

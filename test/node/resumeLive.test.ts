@@ -77,6 +77,18 @@ describe('Resume, live dialect', () => {
 		expect(crew.service.runs).toHaveLength(2);
 	});
 
+	it('with Retry On Fail, a resumed run that fails: /resume is sent once, and the retry waits on that same run again', async () => {
+		crew.service.configure({ plan: () => ({ humanInput: { taskId: 'research_task' }, outcome: 'failure', error: 'LLM key invalid' }) });
+		const kickoffId = await pausedCrew();
+		const error = await runCrewNodeExpectingError({ parameters: resume(kickoffId, true, 'ok', waiting), credentials: crew.credentials, retryOnFail: { maxTries: 2 } });
+		expect(crew.service.count('resume')).toBe(1);
+		expect(crew.service.runs).toHaveLength(2);
+		const resumedRun = crew.service.runs[1];
+		expect(error.message).toBe(`The crew failed (kickoff ID ${resumedRun.kickoffId}): LLM key invalid`);
+		// Both tries read the resumed run; the second started nothing.
+		expect(new Set(crew.service.requests.filter((request) => request.route === 'status' && request.at >= resumedRun.createdAt).map((request) => request.kickoffId))).toEqual(new Set([resumedRun.kickoffId]));
+	});
+
 	it('Wait for the Resumed Run ends with the resumed run\'s result, naming both runs', async () => {
 		const kickoffId = await pausedCrew();
 		const { output } = await runCrewNode({ parameters: resume(kickoffId, true, 'Looks good', waiting), credentials: crew.credentials });

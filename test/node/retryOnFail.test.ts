@@ -15,6 +15,7 @@ import { useCrewService } from '../helpers/crewService';
 import { crewWorkflow, items, runCrewWorkflow, storedError, triggerNode } from '../helpers/crewWorkflow';
 import { manualTrigger, NodeTypes, runWorkflow } from '../helpers/n8nEngine';
 import { assertTokenHidden, serializeForLeakCheck } from '../helpers/tokenHygiene';
+import { retryFromExecutionsList } from '../helpers/executionRetry';
 import { useResumeReceiver } from '../helpers/resumeReceiver';
 import { runUntilParked } from '../helpers/waitingExecution';
 
@@ -262,6 +263,91 @@ describe('Retry On Fail: what the tries remember', () => {
 		expect(saved).toContain('[token hidden]');
 		expect(saved).not.toContain(resumeUrl);
 		expect(error?.message).not.toContain(resumeUrl);
+	});
+});
+
+describe('Retry from the Executions list: the failed execution run again as a new one', () => {
+	const kickoffStatuses = () => crew.service.requests.filter((request) => request.route === 'kickoff').map((request) => request.status);
+	/** The node's context as n8n saves it with the execution. */
+	const nodeContext = (run: { data: { executionData?: { contextData?: Record<string, unknown> } } }) => run.data.executionData?.contextData?.['node:Crew'] as Record<string, unknown> | undefined;
+
+	it('Kickoff and Wait by polling, one crew failed: the retry reads the completed crews again and starts only the failed item', async () => {
+		let failing = true;
+		crew.service.configure({ plan: ({ inputs }) => (inputs.topic === 'fail' && failing ? { outcome: 'failure', error: 'LLM key invalid', durationMs: 100 } : { durationMs: 300 }) });
+		const parameters = (itemIndex: number) => ({ operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: JSON.stringify({ topic: topicOf(itemIndex) }), options: { pollInterval: 0.1, timeout: 20 } });
+		const options = { parameters, credentials: crew.credentials, items: items(3) };
+		const failed = await runCrewWorkflow(options);
+		expect(failed.error?.message).toMatch(/^The crew failed \(kickoff ID [^)]+\): LLM key invalid$/);
+		failing = false;
+		const retried = await retryFromExecutionsList(options, failed.run);
+		expect(retried.error).toBeUndefined();
+		expect(kickoffsByTopic()).toEqual({ a: 1, fail: 2, c: 1 });
+		const [first, , third] = crew.service.runs;
+		expect(retried.output.map((item) => [item.json.kickoff_id, item.json.state])).toEqual([
+			[first.kickoffId, 'completed'],
+			[crew.service.runs[3].kickoffId, 'completed'],
+			[third.kickoffId, 'completed'],
+		]);
+	});
+
+	it('Wait By: Callback, a kickoff refused after the other crews started: the retry (another execution, another resume URL) starts only that item, and waits on the earlier crews by polling', async () => {
+		crew.service.configure({ plan: () => ({ durationMs: 1500 }) });
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 400, body: '{"detail": "Bad request"}' });
+		const parameters = (itemIndex: number) => ({
+			operation: 'kickoffAndWait',
+			waitBy: 'callback',
+			inputsMode: 'json',
+			inputsJson: JSON.stringify({ topic: ['a', 'b', 'c'][itemIndex] }),
+			options: { pollInterval: 0.1, timeout: 60, firstPhase: 0.3, maxConcurrentKickoffs: 1 },
+		});
+		const options = { parameters, credentials: crew.credentials, items: items(3), webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl };
+		const failed = await runUntilParked(options);
+		expect(failed.waitTill).toBeUndefined();
+		expect(failed.error?.httpCode).toBe('400');
+		expect(kickoffStatuses()).toEqual([400, 200, 200]);
+		const retried = await retryFromExecutionsList(options, failed.run);
+		expect(retried.run.waitTill ?? undefined).toBeUndefined();
+		expect(retried.error).toBeUndefined();
+		expect(kickoffsByTopic()).toEqual({ a: 1, b: 1, c: 1 });
+		expect(kickoffStatuses()).toEqual([400, 200, 200, 200]);
+		const kickoffOf = (topic: string) => crew.service.runs.find((run) => run.inputs.topic === topic)?.kickoffId;
+		expect(retried.output.map((item) => [item.json.kickoff_id, item.json.state])).toEqual(['a', 'b', 'c'].map((topic) => [kickoffOf(topic), 'completed']));
+	});
+
+	it('a token rotated before the retry: a kickoff answered 504 after the service took it is still not sent again', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 504, body: '{"error": "Gateway Timeout"}', afterProcessing: true });
+		const parameters = { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "a"}' };
+		const failed = await runCrewWorkflow({ parameters, credentials: crew.credentials });
+		expect(failed.error?.message).toMatch(/^The crew service answered 504/);
+		const retried = await retryFromExecutionsList({ parameters, credentials: crew.userCredentials }, failed.run);
+		expect(retried.error?.message).toBe("Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered 504: Gateway Timeout)");
+		expect(kickoffStatuses()).toEqual([504]);
+		expect(crew.service.runs).toHaveLength(1);
+	});
+
+	it('Kickoff on 2 items, the second refused: the retry gives the first item the kickoff ID of the crew it started and starts the second', async () => {
+		crew.service.injectFault({ route: 'kickoff', kind: 'delay', delayMs: 1 });
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 400, body: '{"detail": "Bad request"}' });
+		const options = { parameters: (itemIndex: number) => ({ operation: 'kickoff', inputsMode: 'json', inputsJson: JSON.stringify({ topic: ['a', 'b'][itemIndex] }) }), credentials: crew.credentials, items: items(2) };
+		const failed = await runCrewWorkflow(options);
+		expect(failed.error?.httpCode).toBe('400');
+		const retried = await retryFromExecutionsList(options, failed.run);
+		expect(kickoffStatuses()).toEqual([200, 400, 200]);
+		expect(retried.output.map((item) => item.json)).toEqual(crew.service.runs.map((run) => ({ kickoff_id: run.kickoffId })));
+	});
+
+	it('what is kept with the failed execution: per item the kickoff ID, when it started, whether it was seen and the key; no answer of the service', async () => {
+		const answer = { kickoff_id: 'b6b4c9b0-0c1e-4c57-a0f5-3d1f3c9d5e21', status: 'queued', queued_at: '2026-11-26T09:00:00Z' };
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 200, body: JSON.stringify(answer) });
+		const parameters = (itemIndex: number) => ({ operation: 'kickoff', inputsMode: 'json', inputsJson: ['{"topic": "a"}', 'not json'][itemIndex] });
+		const { run, error } = await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(2) });
+		expect(error).toBeDefined();
+		const kept = nodeContext(run)?.['crewKickoffs:0'] as { salt: string; items: Record<string, Record<string, unknown>> };
+		expect(Object.keys(kept.items)).toEqual(['0']);
+		expect(Object.keys(kept.items[0]).sort()).toEqual(['kickoffId', 'request', 'startedAt']);
+		expect(kept.items[0].kickoffId).toBe(answer.kickoff_id);
+		expect(kept.salt).toMatch(/^[0-9a-f]{32}$/);
+		expect(JSON.stringify(kept)).not.toContain('queued');
 	});
 });
 

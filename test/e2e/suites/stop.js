@@ -27,12 +27,16 @@
 // n8n's Retry On Fail (2 tries), run by n8n itself:
 //   Kickoff and Wait on 3 items, one crew fails: the two completed crews are started once each;
 //   Kickoff on 3 items, the second refused with 422: the first crew is started once.
+// A Retry from the Executions list (POST /rest/executions/:id/retry, a new execution from the
+// saved data): Kickoff and Wait, Wait By: Callback, failed after two of its three crews started
+// (the first kickoff refused once): the retry starts only the refused item's crew and waits on
+// the two others, which call the failed execution back, by polling.
 
 const assert = require('node:assert/strict');
 
 const { CREDENTIALS, loadExample } = require('../lib/fixtures');
 const { items, errorText } = require('../lib/runData');
-const { manualTrigger } = require('../lib/rest');
+const { decodeExecutionData, manualTrigger } = require('../lib/rest');
 const { until } = require('../lib/until');
 
 const CREW_TYPE = 'n8n-nodes-crewai.crew';
@@ -93,6 +97,16 @@ function workflows() {
 		'retry-kickoff': chain('e2eRetryKickoff1', 'Retry On Fail: Kickoff, the second item refused', [
 			topicsNode(['a', 'b', 'c']),
 			crewNode('Kickoff', { operation: 'kickoff', inputsMode: 'json', inputsJson: "={{ $json.topic === 'b' ? '{}' : JSON.stringify({ topic: $json.topic }) }}" }, RETRY),
+		]),
+		'retry-list-callback': chain('e2eRetryListCb01', 'Retry from the Executions list: Kickoff and Wait by callback, a kickoff refused', [
+			topicsNode(['a', 'b', 'c']),
+			crewNode('Kickoff and Wait', {
+				operation: 'kickoffAndWait',
+				waitBy: 'callback',
+				inputsMode: 'json',
+				inputsJson: '={{ JSON.stringify({ topic: $json.topic }) }}',
+				options: { meta: '{"reference": {"durationMs": 4000}}', maxConcurrentKickoffs: 1, firstPhase: 1, pollInterval: 0.5, timeout: 60 },
+			}),
 		]),
 		'stop-cancel': chain('e2eStopCancel001', 'Kickoff and Wait on 3 crews, to be stopped', [
 			{
@@ -200,6 +214,28 @@ async function run(t) {
 		assert.deepEqual((await crew.runs()).map((r) => r.inputs.topic), ['a']);
 		const kickoffs = (await crew.requests()).filter((request) => request.route === 'kickoff').map((request) => request.status);
 		assert.deepEqual(kickoffs, [200, 422, 422]);
+	});
+
+	await check('Wait By: Callback failed after its crews started, retried from the Executions list (POST /rest/executions/:id/retry): no crew started twice, the earlier crews awaited by polling', async () => {
+		await t.resetService();
+		// The first kickoff is refused (nothing started); the other two crews start, then the node fails.
+		await crew.faults({ route: 'kickoff', kind: 'status', status: 400, body: '{"detail": "Bad request"}' });
+		const failed = await t.run('retry-list-callback');
+		assert.equal(failed.status, 'error', errorText(failed.run));
+		assert.deepEqual((await crew.runs()).map((r) => r.inputs.topic), ['b', 'c']);
+		const retried = await t.rest.post(`executions/${failed.executionId}/retry`, { loadWorkflow: false });
+		assert.notEqual(String(retried.id), String(failed.executionId), 'the retry is a new execution');
+		const execution = await until('the retried execution finished', async () => {
+			const e = await t.rest.execution(retried.id).catch(() => null);
+			return e && !['new', 'running', 'waiting'].includes(e.status) ? e : null;
+		}, 60000, 200);
+		const runs = await crew.runs();
+		const kickoffs = (await crew.requests()).filter((request) => request.route === 'kickoff').map((request) => request.status);
+		assert.deepEqual([runs.map((r) => r.inputs.topic), kickoffs], [['b', 'c', 'a'], [400, 200, 200, 200]], `retry ${execution.status}`);
+		assert.equal(execution.status, 'success');
+		const output = items({ data: decodeExecutionData(t.n8n, execution.data) }, 'Kickoff and Wait');
+		const kickoffOf = (topic) => runs.find((r) => r.inputs.topic === topic).kickoffId;
+		assert.deepEqual(output.map((item) => [item.json.kickoff_id, item.json.state]), ['a', 'b', 'c'].map((topic) => [kickoffOf(topic), 'completed']));
 	});
 
 	await check('Kickoff and Wait timing out with On Timeout: Stop Crews Still Running stops the crew once and says so', async () => {

@@ -1,24 +1,25 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getCrewConnection } from '../../../transport';
 import { startingOptions } from '../../../kickoff/inputs.description';
-import type { OperationTools } from '../../../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
 import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';
-import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
+import { withTries } from '../../../retryOnFail/triesMemory';
+import { runPerItem } from '../common/perItem';
 
 export const description: INodeProperties[] = [startingOptions('kickoff')];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
-	const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
-	const files = await readItemFiles(this, itemIndex);
-	const connection = await getCrewConnection(this, itemIndex);
-	// n8n's Retry On Fail runs every item again: an item an earlier try started gives that kickoff's answer again, with no second kickoff.
-	const item = { node: this.getNode(), itemIndex, request: itemRequest(this, itemIndex, connection.secret), secrets: await credentialSecrets(this, itemIndex) };
-	const started = await startOnce(triesMemory(this), item, tools.now, async () => {
-		const crew = await startCrew(this, connection, itemIndex, body, tools.sleep, files);
-		return { kickoffId: crew.kickoffId, answer: crew.response };
-	});
-	return { ...(started.answer ?? {}), kickoff_id: started.kickoffId };
+/** Each item's kickoff, one after another; a retry gives an item an earlier try started that kickoff again, with no second one. */
+export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+	return await withTries(this, 'kickoff', tools.now, async (tries) =>
+		await runPerItem(this, itemCount, async function (this: IExecuteFunctions, itemIndex: number) {
+			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
+			const files = await readItemFiles(this, itemIndex);
+			const connection = await getCrewConnection(this, itemIndex);
+			const started = await tries.send(itemIndex, {}, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files));
+			return { ...(started.answer ?? {}), kickoff_id: started.kickoffId };
+		}, tools),
+	);
 }

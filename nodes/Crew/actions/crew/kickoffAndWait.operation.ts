@@ -10,8 +10,8 @@ import type { ItemOutcome, OperationTools } from '../../../itemResults/operation
 import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';
-import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
-import { rememberEnding, tryEndingOf } from '../../../retryOnFail/earlierTries';
+import { withTries } from '../../../retryOnFail/triesMemory';
+import type { Tries } from '../../../retryOnFail/triesMemory';
 import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
 import { startedCrews } from '../../../waiting/startedCrews';
@@ -46,11 +46,14 @@ export const description: INodeProperties[] = [
 /**
  * Kickoff and Wait sees the whole batch, unlike the per-item operations, and its
  * Wait By picks how: the execution parks until each crew calls back, or it stays
- * and reads the crews' status.
+ * and reads the crews' status. Either way a retry waits on the crews an earlier try
+ * started rather than starting them again.
  */
 export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') return await waitByCallback.execute.call(this, itemCount, tools);
-	return await kickoffAndPoll.call(this, itemCount, tools);
+	const byCallback = this.getNodeParameter('waitBy', 0, 'polling') === 'callback';
+	return await withTries(this, 'kickoff', tools.now, async (tries) =>
+		byCallback ? await waitByCallback.execute.call(this, itemCount, tools, tries) : await kickoffAndPoll.call(this, itemCount, tools, tries),
+	);
 }
 
 /**
@@ -58,7 +61,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
  * at once), then waits on all of them together until each has finished, failed,
  * or the one deadline has passed.
  */
-async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
 	const startedAt = tools.now();
 	const options = this.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
 	const settings = readWaitSettings(options);
@@ -67,15 +70,13 @@ async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools:
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 
 	const sender = kickoffSender(this, stopping);
-	// n8n's Retry On Fail runs every item again: crews an earlier try started are waited on, not started again.
-	const memory = triesMemory(this);
 	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
 		try {
 			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
 			const files = await readItemFiles(this, itemIndex);
 			const connection = await getCrewConnection(this, itemIndex);
 			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId, startedAt, seen } = await startOnce(memory, { node: this.getNode(), itemIndex, request: itemRequest(this, itemIndex, connection.secret), secrets: await credentialSecrets(this, itemIndex) }, tools.now, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
+			const { kickoffId, startedAt, seen } = await tries.send(itemIndex, {}, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
 			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt, seen } };
 		} catch (error) {
 			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };
@@ -90,7 +91,7 @@ async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools:
 	const waitOutcomes = connection
 		? await stopCrewsLeft(this, connection, running, await pollRunningCrews(this, running, { connection, settings, deadline, deployment, onStatus: progress.onStatus }, tools), stopping)
 		: [];
-	running.forEach((kickoff, position) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[position])));
+	tries.ended(running, waitOutcomes);
 
 	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.
 	let position = 0;

@@ -16,8 +16,9 @@ import { optionsCollection, webhookUrlOptions } from '../../../kickoff/inputs.de
 import { humanInputWebhookUrlOption } from '../../../callbacksOut/callbacks.description';
 import { toItemError } from '../../../itemResults/itemError';
 import { kickoffIdField, readKickoffId } from '../common/kickoffId';
-import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
-import { rememberEnding, tryEndingOf, unansweredSend } from '../../../retryOnFail/earlierTries';
+import { withTries } from '../../../retryOnFail/triesMemory';
+import type { Tries } from '../../../retryOnFail/triesMemory';
+import { failedSend } from '../../../kickoff/sendOutcome';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
 import { DEFAULT_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
 import { batchFailure } from '../../../waiting/startedCrews';
@@ -129,12 +130,15 @@ interface SentResume {
 }
 
 /**
- * Sends `POST /resume` for one item, once. The hosted service answers with the
- * resumed run's own kickoff ID; the documented service with a status, the run
- * keeping its ID. Either way `kickoff_id` is the run to follow (what Get Status
- * and this node's Kickoff ID read by default) and `resumed_kickoff_id` the paused one.
+ * Sends `POST /resume` for one item, once: never again on any retry (the hosted service
+ * answers every resume with a new run, so a second one is a second decision); a retried
+ * item gives the run the first resume started, and its answer when this process has it.
+ * The hosted service answers with the resumed run's own kickoff ID; the documented
+ * service with a status, the run keeping its ID. Either way `kickoff_id` is the run to
+ * follow (what Get Status and this node's Kickoff ID read by default) and
+ * `resumed_kickoff_id` the paused one.
  */
-async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, sender: CrewContext): Promise<SentResume> {
+async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, sender: CrewContext, tries: Tries): Promise<SentResume> {
 	const resumedKickoffId = readKickoffId(context, itemIndex, 'resume');
 	const body = buildResumeBody({
 		kickoffId: resumedKickoffId,
@@ -143,15 +147,10 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 		isApprove: context.getNodeParameter('isApprove', itemIndex, true) as boolean,
 		...readResumeUrls(context, itemIndex),
 	});
-	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
-	const item = { node: context.getNode(), itemIndex, request: itemRequest(context, itemIndex, connection.secret), sends: 'resume' as const, secrets: await credentialSecrets(context, itemIndex) };
-	const sent = await startOnce(triesMemory(context), item, tools.now, async () => {
+	const sent = await tries.send(itemIndex, {}, async () => {
 		const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/resume', body, tools.sleep), [connection.secret, ...secretsSentIn(body)]);
-		if (!isSuccess(answer)) {
-			const error = crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
-			throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
-		}
-		return { kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId, answer: isPlainObject(answer.body) ? answer.body : {} };
+		if (!isSuccess(answer)) return failedSend(crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl }), answer);
+		return { kind: 'started', kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId, answer: isPlainObject(answer.body) ? answer.body : {} };
 	});
 	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
 }
@@ -161,6 +160,8 @@ type ResumeResult = { kind: 'sent'; kickoff: RunningKickoff; json: IDataObject }
 interface ResumeRound {
 	/** What sends the resumes: the node's context, or one a cancel does not cut short. */
 	sender: CrewContext;
+	/** What the earlier tries resumed: each item's resume is sent once across them. */
+	tries: Tries;
 	/** Throws when no more resumes are to be sent. */
 	check: (itemIndex: number) => void;
 	/** The error that ends the node at the first failed item (without Continue On Fail), given the runs already resumed. */
@@ -176,7 +177,7 @@ async function sendResumes(context: IExecuteFunctions, itemCount: number, tools:
 		try {
 			round.check(itemIndex);
 			const connection = await getCrewConnection(context, itemIndex);
-			const sent = await sendResume(context, itemIndex, connection, tools, round.sender);
+			const sent = await sendResume(context, itemIndex, connection, tools, round.sender, round.tries);
 			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen }, json: sent.json });
 		} catch (error) {
 			const itemError = toItemError(context.getNode(), error, itemIndex);
@@ -193,9 +194,12 @@ async function sendResumes(context: IExecuteFunctions, itemCount: number, tools:
  * resumed and then waited on together.
  */
 export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	if (this.getNodeParameter('waitForResumedRun', 0, false) === true) return await resumeAndWait(this, itemCount, tools);
-	const results = await sendResumes(this, itemCount, tools, { sender: this, check: () => undefined, failed: async (error) => error });
-	return results.map((result) => (result.kind === 'sent' ? { json: result.json } : { error: result.error }));
+	const waits = this.getNodeParameter('waitForResumedRun', 0, false) === true;
+	return await withTries(this, 'resume', tools.now, async (tries) => {
+		if (waits) return await resumeAndWait(this, itemCount, tools, tries);
+		const results = await sendResumes(this, itemCount, tools, { sender: this, tries, check: () => undefined, failed: async (error) => error });
+		return results.map((result) => (result.kind === 'sent' ? { json: result.json } : { error: result.error }));
+	});
 }
 
 /**
@@ -204,7 +208,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
  * crews (one deadline, the same status reading, item outcomes and, from version
  * 1.4, the same stops on cancel and at the timeout).
  */
-async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
+async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
 	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
 	const settings = readWaitSettings(options);
 	const { typeVersion } = context.getNode();
@@ -213,6 +217,7 @@ async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tool
 	const results = await sendResumes(context, itemCount, tools, {
 		// As Kickoff and Wait's kickoffs: a resume in flight at the cancel is let finish, so that the run it starts is known and stopped.
 		sender: kickoffSender(context, stopping),
+		tries,
 		check: (itemIndex) => {
 			// So no resume goes out after the cancel; before 1.4 the cancel aborts it (the node's own context), as it always did.
 			if (typeVersion >= RESUME_STOPS_VERSION && tools.isCancelled()) {
@@ -231,8 +236,7 @@ async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tool
 	const waitOutcomes = connection
 		? await stopCrewsLeft(context, connection, running, await pollRunningCrews(context, running, { connection, settings, deadline }, tools), stopping)
 		: [];
-	const memory = triesMemory(context);
-	running.forEach((kickoff, position) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[position])));
+	tries.ended(running, waitOutcomes);
 
 	let position = 0;
 	return results.map((result) => {
