@@ -2,7 +2,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { CrewAnswer, CrewConnection } from '../transport';
-import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import type { TurnOutcome } from './turn';
 
@@ -32,7 +31,10 @@ export function stepAdvice(step: ChatStep, answer: CrewAnswer): string {
 	return 'The service answered in a way the node does not expect. Check the Base URL and the token in the Crew API credential.';
 }
 
-/** A failed chat request as the item's error: the status or network code, the step, the flow session and the service's own message, the token kept out. */
+/**
+ * A failed chat request as the item's error: the status or network code, the step, the flow
+ * session and the service's own message, from an answer the transport gave with every secret hidden.
+ */
 export function chatError(node: INode, connection: CrewConnection, step: ChatStep, answer: CrewAnswer, itemIndex: number, sessionId?: string): NodeApiError {
 	const where = sessionId ? ` (flow session ${sessionId})` : '';
 	let summary: string;
@@ -41,7 +43,7 @@ export function chatError(node: INode, connection: CrewConnection, step: ChatSte
 		const said = readServiceMessage(answer.body);
 		summary = `The flow answered ${answer.statusCode} while ${STEP_WORDS[step]}${where}${said ? `: ${said}` : ''}`;
 	}
-	const message = scrubSecret(summary, connection.secret);
+	const message = summary;
 	const error = new NodeApiError(node, { message } as JsonObject, {
 		message,
 		description: stepAdvice(step, answer),

@@ -5,8 +5,6 @@ import { buildResumeBody, readResumedRunId } from '../../../records/resumeBody';
 import type { ResumeUrls } from '../../../records/resumeBody';
 import { isPlainObject } from '../../../records/plainObject';
 import { crewAnswerError } from '../../../transport/crewErrors';
-import { answerWithSecretsHidden } from '../../../transport/hiddenSecrets';
-import { secretsSentIn } from '../../../records/sentSecrets';
 import { getCrewConnection, isSuccess } from '../../../transport';
 import type { CrewConnection, CrewContext } from '../../../transport';
 import { postAtMostOnce } from '../../../transport/postOnce';
@@ -146,7 +144,8 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
 	const item = { node: context.getNode(), itemIndex, request: itemRequest(context, itemIndex, connection.secret), sends: 'resume' as const, secrets: await credentialSecrets(context, itemIndex) };
 	const sent = await startOnce(triesMemory(context), item, tools.now, async () => {
-		const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/resume', body, tools.sleep), [connection.secret, ...secretsSentIn(body)]);
+		// Every secret the resume carried (a signed Human Input Webhook URL) is hidden in the answer by the transport.
+		const answer = await postAtMostOnce(sender, connection, '/resume', body, tools.sleep);
 		if (!isSuccess(answer)) {
 			const error = crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
 			throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
