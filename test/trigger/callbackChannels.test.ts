@@ -183,12 +183,31 @@ describe('Flow feedback request → Crew Trigger → Answer Feedback Request', (
 		}
 	});
 
+	it('the same signed request sent again within its 5 minutes (a replay) is answered 200 and starts nothing', async () => {
+		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: SIGNING_SECRET });
+		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET, headers: 'crewai', shape: 'flat' } });
+		await pausedKickoff();
+		await settledDeliveries('feedbackRequest');
+		expect(trigger.started()).toHaveLength(1);
+		// Whoever saw the call sends its bytes and headers again, as they were.
+		const { headers, rawBody } = trigger.calls[0].request;
+		const signature = Object.fromEntries(Object.entries(headers).filter(([name]) => /^x-crewai-(signature|timestamp)$/.test(name)));
+		const replay = await fetch(trigger.url, { method: 'POST', headers: { ...signature, 'content-type': 'application/json' }, body: rawBody });
+		expect(replay.status).toBe(200);
+		expect(trigger.calls[1].result).toEqual({ webhookResponse: { received: true, ignored: 'this feedback request was received before' } });
+		expect(trigger.started()).toHaveLength(1);
+		expect(trigger.logs.filter((line) => /took before; it starts nothing/.test(line))).toHaveLength(1);
+	});
+
 	it('a wrong signing secret is refused with 401 and starts nothing', async () => {
 		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: 'whsec_not_the_one' });
 		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET } });
 		await pausedKickoff();
 		await settledDeliveries('feedbackRequest');
 		expect(trigger.received).toEqual([{ status: 401, items: undefined }]);
+		// A bare 401: the reason is in n8n's log only.
+		expect(trigger.refusedBodies).toEqual(['']);
+		expect(trigger.logs.filter((line) => line.includes('refused a call (feedbackRequest): the signature does not match'))).toHaveLength(1);
 	});
 
 	it('a request signed more than 5 minutes ago (a replay) is refused with 401', async () => {
