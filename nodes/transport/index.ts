@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsF
 
 import { parseRetryAfter } from './retryAfter';
 import { credentialSecretsOf, requestRedactor } from './redactor';
+import { plainHttpProblem } from './ownNetwork';
 import type { CrewAnswer, NetworkFailure } from './answers';
 import type { StreamBody } from './streamedBody';
 
@@ -44,13 +45,21 @@ export interface CrewConnection {
 /**
  * The base URL as users paste it: surrounding spaces and trailing slashes are
  * dropped; a missing scheme is an error rather than a guess, because guessing
- * https for a local http service fails in a more confusing way.
+ * https for a local http service fails in a more confusing way. `http://` only for
+ * a service on your own network (ownNetwork.ts): every request carries the token.
  */
 export function normalizeBaseUrl(raw: unknown): string {
 	const text = typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
 	if (text === '') throw new Error('The Crew API credential has no Base URL.');
-	if (!/^https?:\/\/[^/]/i.test(text)) {
-		throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a local service).`);
+	let url: URL | undefined;
+	try {
+		url = /^https?:\/\/[^/]/i.test(text) ? new URL(text) : undefined;
+	} catch {
+		url = undefined;
+	}
+	const problem = url === undefined ? 'it must start with https://' : plainHttpProblem(url);
+	if (problem !== undefined) {
+		throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a service on your own network): ${problem}.`);
 	}
 	return text;
 }

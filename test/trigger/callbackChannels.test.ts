@@ -3,6 +3,9 @@
  * kicks off against the reference service, which calls a loopback receiver that
  * hands each request (headers and raw body as received) to the Crew Trigger.
  */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerFeedback } from '../../nodes/Crew/actions/feedbackRequest/answer.operation';
@@ -180,6 +183,32 @@ describe('Flow feedback request → Crew Trigger → Answer Feedback Request', (
 		for (const run of [first, second]) {
 			expect(JSON.stringify(run.output)).not.toContain(callbackUrl);
 			expect(run.record.logs.join('\n')).not.toContain(new URL(callbackUrl).searchParams.get('token') ?? callbackUrl);
+		}
+	});
+
+	it('Answer follows no redirect: a callback URL that answers 307 to the real one is that item\'s error, and the service gets no answer', async () => {
+		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: SIGNING_SECRET });
+		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET } });
+		await pausedKickoff();
+		await settledDeliveries('feedbackRequest');
+		const callbackUrl = trigger.started()[0].callback_url as string;
+		// An address that sends every POST on to the request's real callback URL, as a 307 keeps the method and the body.
+		const redirecting = http.createServer((request, response) => {
+			request.resume();
+			response.writeHead(307, { location: callbackUrl }).end();
+		});
+		await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+		try {
+			const { port } = redirecting.address() as AddressInfo;
+			const { output } = await runCrewNode({
+				parameters: { resource: 'feedbackRequest', operation: 'answerFeedback', callbackUrl: `http://127.0.0.1:${port}/respond?token=t`, feedback: 'approved' },
+				credentials: crew.credentials,
+				continueOnFail: true,
+			});
+			expect(output[0].json).toMatchObject({ error: `127.0.0.1:${port} answered 307, a redirect, which the node does not follow` });
+			expect(crew.service.feedbackRequests[0].answers).toEqual([]);
+		} finally {
+			await new Promise<void>((resolve) => redirecting.close(() => resolve()));
 		}
 	});
 
