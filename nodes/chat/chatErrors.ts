@@ -21,7 +21,8 @@ export function stepAdvice(step: ChatStep, answer: CrewAnswer): string {
 	const code = answer.statusCode;
 	if (code === 401) return 'Check the bearer token in the Crew API credential. Copy the current token from the deployment\'s Status tab: resetting a token there stops the old one at once.';
 	if (code === 403) return 'The token was accepted but may not chat. Use the deployment\'s Bearer Token (organization level) from its Status tab.';
-	if (code === 404 && (step === 'history' || step === 'message' || step === 'stream')) return 'The flow knows no session with this ID. Clear the Flow Session ID option (or use another Conversation Key) to start a new session.';
+	// The node itself starts a new session when the history of a given or remembered one answers 404: sending again is enough.
+	if (code === 404 && (step === 'history' || step === 'message' || step === 'stream')) return 'The flow knows no session with this ID. Send the message again: the node then starts a new session, named in the output\'s flow_session_id.';
 	if (code === 404) return 'Check the Base URL in the Crew API credential: it must be the deployment\'s own API address, with no path after it.';
 	if (code === 409 && step === 'message') return 'The flow session is still answering an earlier message. Send this one after that turn has ended.';
 	if (code === 422 || code === 400) return 'The flow refused the message. Check that Message is a non-empty text.';

@@ -24,8 +24,8 @@ describe('stepAdvice', () => {
 		}
 	});
 
-	it('tells a 404 on a session\'s step to start a new session, and elsewhere to check the Base URL', () => {
-		for (const step of ['history', 'message', 'stream'] as ChatStep[]) expect(stepAdvice(step, http(404))).toMatch(/^The flow knows no session with this ID\. Clear the Flow Session ID option/);
+	it('tells a 404 on a session\'s step to send again (the node starts a new session itself), and elsewhere to check the Base URL', () => {
+		for (const step of ['history', 'message', 'stream'] as ChatStep[]) expect(stepAdvice(step, http(404))).toMatch(/^The flow knows no session with this ID\. Send the message again: the node then starts a new session/);
 		for (const step of ['inspect', 'start'] as ChatStep[]) expect(stepAdvice(step, http(404))).toMatch(/^Check the Base URL .*no path after it\.$/);
 	});
 
