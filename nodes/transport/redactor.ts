@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { secretsSentIn } from '../records/sentSecrets';
+import { isSecretField, secretsSentIn } from '../records/sentSecrets';
+import { isPlainObject } from '../records/plainObject';
 import { answerWithSecretsHidden, MIN_HIDDEN_SECRET_LENGTH, scrubSecrets, scrubSecretsDeep, withSecretsHidden } from './hiddenSecrets';
 import type { CrewAnswer } from './answers';
 
@@ -13,6 +14,20 @@ export function credentialSecretsOf(credentials: IDataObject): string[] {
 		const value = credentials[name];
 		return typeof value === 'string' && value.trim() !== '' ? [value.trim()] : [];
 	});
+}
+
+const HIDDEN = '[token hidden]';
+
+/**
+ * A value with every field that holds a secret by its name (isSecretField) hidden, whatever it
+ * holds: an answer that echoes Meta's webhook secret shows none, even from a request that did not
+ * carry it (a status read of a run whose kickoff did, with node version 1's Webhook Secret option).
+ */
+export function withSecretFieldsHidden<T>(value: T, parentKey?: string): T {
+	if (Array.isArray(value)) return value.map((entry: unknown) => withSecretFieldsHidden(entry)) as T;
+	if (!isPlainObject(value)) return value;
+	const entries = Object.entries(value).map(([key, entry]) => [key, typeof entry === 'string' && isSecretField(key, parentKey) ? HIDDEN : withSecretFieldsHidden(entry, key)]);
+	return Object.fromEntries(entries) as T;
 }
 
 /**
@@ -35,13 +50,14 @@ export class Redactor {
 		return scrubSecrets(text, this.secrets);
 	}
 
-	/** Every text at any depth, but for the fields the node reads as identifiers (see isIdentifierField). */
+	/** Every text at any depth, but for the fields the node reads as identifiers (see isIdentifierField); and the fields that hold a secret by their name. */
 	value<T>(value: T): T {
-		return scrubSecretsDeep(value, this.secrets) as T;
+		return withSecretFieldsHidden(scrubSecretsDeep(value, this.secrets) as T);
 	}
 
 	answer<A extends CrewAnswer>(answer: A): A {
-		return answerWithSecretsHidden(answer, this.secrets) as A;
+		const hidden = answerWithSecretsHidden(answer, this.secrets) as A;
+		return hidden.kind === 'http' ? { ...hidden, body: withSecretFieldsHidden(hidden.body) } : hidden;
 	}
 
 	error<E extends Error>(error: E): E {

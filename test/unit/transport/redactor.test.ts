@@ -42,6 +42,15 @@ describe('Redactor.answer: a success as well as a failure', () => {
 		expect(redactor.answer(answer)).toEqual({ kind: 'http', statusCode: 200, body: { kickoff_id: KICKOFF_ID, meta: { webhook_secret: '[token hidden]' }, echoed: ['Bearer [token hidden]'] } });
 	});
 
+	it('hides the fields that hold a secret by their name, also a secret this request did not carry (a status record that repeats the kickoff\'s Meta)', () => {
+		const record = { state: 'SUCCESS', last_executed_task: { name: 'write', meta: { webhook_secret: 'version-1-option-secret', team: 'sales' } }, webhooks: { authentication: { strategy: 'bearer', token: 'a-crew-token' } } };
+		expect(new Redactor([]).answer({ kind: 'http', statusCode: 200, body: record })).toEqual({
+			kind: 'http',
+			statusCode: 200,
+			body: { state: 'SUCCESS', last_executed_task: { name: 'write', meta: { webhook_secret: '[token hidden]', team: 'sales' } }, webhooks: { authentication: { strategy: 'bearer', token: '[token hidden]' } } },
+		});
+	});
+
 	it('never cuts a field the node reads as an identifier, even when a short secret matches part of it', () => {
 		const short = new Redactor(['958c']);
 		const body = { kickoff_id: KICKOFF_ID, id: KICKOFF_ID, task_id: `task-${KICKOFF_ID}`, executionId: KICKOFF_ID, session_id: KICKOFF_ID, note: 'mentions 958c' };
