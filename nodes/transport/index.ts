@@ -57,10 +57,9 @@ export function normalizeBaseUrl(raw: unknown): string {
 	} catch {
 		url = undefined;
 	}
-	const problem = url === undefined ? 'it must start with https://' : plainHttpProblem(url);
-	if (problem !== undefined) {
-		throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a service on your own network): ${problem}.`);
-	}
+	if (url === undefined) throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a service on your own network).`);
+	const problem = plainHttpProblem(url);
+	if (problem !== undefined) throw new Error(`The Base URL "${text}" cannot be used: ${problem}.`);
 	return text;
 }
 

@@ -30,7 +30,7 @@ describe('plainHttpProblem and the Base URL: one rule', () => {
 	it('is the Base URL\'s rule', () => {
 		expect(normalizeBaseUrl(' http://127.0.0.1:8787/ ')).toBe('http://127.0.0.1:8787');
 		expect(normalizeBaseUrl('https://crew.example.com')).toBe('https://crew.example.com');
-		expect(() => normalizeBaseUrl('http://crew.example.com')).toThrow(/must start with https:\/\/ \(or http:\/\/ for a service on your own network\): http:\/\/ is taken only/);
+		expect(() => normalizeBaseUrl('http://crew.example.com')).toThrow('The Base URL "http://crew.example.com" cannot be used: http:// is taken only for a service on your own network (a private or loopback address, or a local name); use https://.');
 		expect(() => normalizeBaseUrl('crew.example.com')).toThrow(/must start with https:\/\//);
 	});
 });
