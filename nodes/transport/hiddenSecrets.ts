@@ -75,8 +75,8 @@ export function withSecretsHidden<E extends Error>(error: E, secrets: readonly (
 /**
  * An answer with every secret hidden: a network failure's message, an HTTP answer's body,
  * a success's as well as a failure's (identifier fields, such as a kickoff_id, are left whole:
- * see isIdentifierField). The transport does this for every answer it gives (redactor.ts);
- * this stays for callers that hid an answer themselves.
+ * see isIdentifierField). The transport's Redactor applies it to every answer it gives
+ * (redactor.ts), so no caller needs to.
  */
 export function answerWithSecretsHidden(answer: CrewAnswer, secrets: readonly (string | undefined)[]): CrewAnswer {
 	if (answer.kind === 'network') return { ...answer, message: scrubSecrets(answer.message, secrets) };
