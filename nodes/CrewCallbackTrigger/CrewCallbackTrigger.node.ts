@@ -8,13 +8,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../transport';
+import { CREDENTIAL_TYPE, credentialSecretsOf } from '../transport';
 import { callbackSecretsOf } from '../callbacksOut/callbackBody';
 
 import { nothingToRegister } from '../callbacksIn/webhookRegistration';
 import type { TriggerSecrets } from '../callbacksIn/callbackAuth';
 import { receiveCall } from '../callbacksIn/receiveCall';
 import type { TriggerEvent } from '../callbacksIn/receiveCall';
+import { seenBefore } from '../callbacksIn/feedbackReplays';
 import { isPlainObject } from '../records/plainObject';
 
 const events: INodeProperties = {
@@ -54,13 +55,15 @@ const legacySecret: INodeProperties = {
 };
 
 /**
- * The callback secrets of the Crew API credential the trigger selects, none
- * without one. Only these fields are read: the trigger sends no request, so it
- * never uses the credential's Base URL or token (see the credentials comment below).
+ * The callback secrets of the Crew API credential the trigger selects, which calls are
+ * checked against, and every secret it holds, which no item shows; none without one. The
+ * trigger sends no request, so it never uses the credential's Base URL or token (see the
+ * credentials comment below).
  */
-async function readTriggerSecrets(context: IWebhookFunctions): Promise<TriggerSecrets> {
-	if (context.getNode().credentials?.[CREDENTIAL_TYPE] === undefined) return {};
-	return callbackSecretsOf(await context.getCredentials(CREDENTIAL_TYPE));
+async function readTriggerSecrets(context: IWebhookFunctions): Promise<{ callbacks: TriggerSecrets; all: string[] }> {
+	if (context.getNode().credentials?.[CREDENTIAL_TYPE] === undefined) return { callbacks: {}, all: [] };
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	return { callbacks: callbackSecretsOf(credentials), all: credentialSecretsOf(credentials) };
 }
 
 /**
@@ -130,23 +133,35 @@ export class CrewCallbackTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const body = this.getBodyData();
 		const rawBody = (this.getRequestObject() as { rawBody?: Buffer | string }).rawBody;
+		const secrets = await readTriggerSecrets(this);
+		const nowMs = Date.now();
 		const outcome = receiveCall({
 			headers: this.getHeaderData() as Record<string, string | string[] | undefined>,
 			body: isPlainObject(body) ? (body as IDataObject) : {},
 			// Without the raw bytes a signature cannot be checked; the re-serialised JSON then simply fails it.
 			rawBody: rawBody === undefined ? JSON.stringify(body) : rawBody.toString(),
 			picked: this.getNodeParameter('events', ['crew']) as TriggerEvent[],
-			secrets: await readTriggerSecrets(this),
+			secrets: secrets.callbacks,
 			legacySecretParameter: String(this.getNodeParameter('secret', '') ?? ''),
-			nowMs: Date.now(),
+			credentialSecrets: secrets.all,
+			nowMs,
 		});
+		const node = this.getNode().name;
 		if (outcome.kind === 'refused') {
-			this.getResponseObject().status(401).json({ message: `Unauthorized: ${outcome.reason}` });
+			// A bare 401: why it was refused would tell any caller how the trigger is set up. The reason goes to n8n's log.
+			this.logger.warn(`Crew Trigger "${node}" refused a call (${outcome.channel}): ${outcome.reason}`, { workflowId: this.getWorkflow().id, node });
+			this.getResponseObject().status(401).end();
 			return { noWebhookResponse: true };
 		}
 		if (outcome.kind === 'ignored') {
 			// Acknowledged, so the caller sees a delivered call; the service would not retry anyway.
 			return { webhookResponse: { received: true, ignored: outcome.reason } };
+		}
+		// A signed feedback request taken before, replayed within its window: acknowledged, nothing started.
+		// Remembered in the workflow's static data, which n8n loads for each production call and saves after it.
+		if (outcome.once && seenBefore(this.getWorkflowStaticData('node'), outcome.once.key, outcome.once.signedAtMs, nowMs)) {
+			this.logger.info(`Crew Trigger "${node}" received a feedback request it took before; it starts nothing`, { workflowId: this.getWorkflow().id, node });
+			return { webhookResponse: { received: true, ignored: 'this feedback request was received before' } };
 		}
 		return { workflowData: [this.helpers.returnJsonArray(outcome.items)] };
 	}

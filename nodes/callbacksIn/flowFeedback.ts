@@ -27,7 +27,8 @@ export function hasSignatureHeaders(headers: Headers): boolean {
 	return header(headers, SIGNATURE_HEADERS) !== undefined || header(headers, TIMESTAMP_HEADERS) !== undefined;
 }
 
-export type SignatureCheck = { ok: true } | { ok: false; reason: string };
+/** A verified request carries its signed time and its signature: what tells a replay of it (feedbackReplays.ts). */
+export type SignatureCheck = { ok: true; signedAtMs: number; signature: string } | { ok: false; reason: string };
 
 /**
  * Verifies a flow feedback request: HMAC-SHA256 keyed with the whole `whsec_…`
@@ -48,7 +49,7 @@ export function verifyFeedbackSignature(args: { headers: Headers; rawBody: strin
 	}
 	const expected = createHmac('sha256', secret).update(`${timestamp}.${args.rawBody}`).digest('hex');
 	const given = signature.toLowerCase().startsWith('sha256=') ? signature.slice('sha256='.length) : signature;
-	return sameSecret(given.toLowerCase(), expected) ? { ok: true } : { ok: false, reason: 'the signature does not match' };
+	return sameSecret(given.toLowerCase(), expected) ? { ok: true, signedAtMs: Number(timestamp) * 1000, signature: expected } : { ok: false, reason: 'the signature does not match' };
 }
 
 const first = (...values: unknown[]) => values.find((value) => value !== undefined && value !== null);

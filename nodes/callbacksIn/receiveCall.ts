@@ -7,6 +7,8 @@ import { carriesSecret, classifyCrewEvent, toTriggerItem } from './crewWebhook';
 import { hasSignatureHeaders, toFeedbackRequestItem, verifyFeedbackSignature } from './flowFeedback';
 import type { Headers } from './flowFeedback';
 import { looksLikeHumanInput, toHumanInputItem, unauthenticatedCallProblem } from './humanInput';
+import { feedbackRequestKey } from './feedbackReplays';
+import { withoutSecrets } from './itemSecrets';
 import { isStreamDelivery, readStreamEvents, toStreamItem } from './streamDelivery';
 
 /**
@@ -38,13 +40,22 @@ export interface IncomingCall {
 	secrets: TriggerSecrets;
 	/** The 0.1.0 trigger's Webhook Secret parameter, honoured when set. */
 	legacySecretParameter: string;
+	/** Every secret of the trigger's Crew API credential (its token too): no item shows one. */
+	credentialSecrets: readonly string[];
 	nowMs: number;
 }
 
+/** A signed feedback request, taken once: what tells a replay of it, and when it was signed (feedbackReplays.ts). */
+export interface OnceOnly {
+	key: string;
+	signedAtMs: number;
+}
+
 export type CallOutcome =
+	/** Answered with a bare 401, the reason only in n8n's log. */
 	| { kind: 'refused'; channel: Channel; reason: string }
 	| { kind: 'ignored'; channel: Channel; reason: string }
-	| { kind: 'accepted'; channel: Channel; items: IDataObject[] };
+	| { kind: 'accepted'; channel: Channel; items: IDataObject[]; once?: OnceOnly };
 
 /** Which channel a call came by: a signature, an events list, an Authorization header or execution_id, else a legacy URL. */
 export function channelOf(headers: Headers, body: IDataObject): Channel {
@@ -67,17 +78,26 @@ function wantsLegacy(event: 'crew' | 'task' | 'step', picked: TriggerEvent[]): b
 
 /**
  * Decides what to do with one call, before anything runs: refuse it (401, no
- * execution), acknowledge and ignore it, or start the workflow with its items.
+ * execution), acknowledge and ignore it, or start the workflow with its items, which
+ * show no secret of the credential, on every channel (itemSecrets.ts).
  * Pure, so each rule is tested directly; the node only reads the request and answers.
  */
 export function receiveCall(call: IncomingCall): CallOutcome {
+	const outcome = decide(call);
+	if (outcome.kind !== 'accepted') return outcome;
+	const hidden = [...call.credentialSecrets, call.legacySecretParameter.trim()];
+	return { ...outcome, items: outcome.items.map((item) => withoutSecrets(item, hidden)) };
+}
+
+function decide(call: IncomingCall): CallOutcome {
 	const { headers, body, picked } = call;
 	const channel = channelOf(headers, body);
 	if (channel === 'feedbackRequest') {
 		const check = verifyFeedbackSignature({ headers, rawBody: call.rawBody, secret: call.secrets.signingSecret, nowMs: call.nowMs });
 		if (!check.ok) return { kind: 'refused', channel, reason: check.reason };
 		if (!picked.includes('feedbackRequest') && !picked.includes('all')) return { kind: 'ignored', channel, reason: 'feedback requests not picked' };
-		return { kind: 'accepted', channel, items: [toFeedbackRequestItem(body)] };
+		const item = toFeedbackRequestItem(body);
+		return { kind: 'accepted', channel, items: [item], once: { key: feedbackRequestKey(item, check.signature), signedAtMs: check.signedAtMs } };
 	}
 	if (channel === 'humanInput' && headers.authorization === undefined) {
 		// The hosted service calls humanInputWebhookUrl with no Authorization at all; only the kickoff id is checked.

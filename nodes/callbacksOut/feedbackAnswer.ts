@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { InvalidParameterError } from '../records/invalidParameter';
 import { isAbsoluteHttpUrl } from '../records/urlOptions';
 import { isPlainObject } from '../records/plainObject';
+import { plainHttpProblem } from '../transport/ownNetwork';
 
 /**
  * A flow feedback request's callback_url carries its own token (docs/development/service-api.md#flow-feedback-requests), so it is
@@ -16,14 +17,27 @@ export function callbackHost(callbackUrl: string): string {
 	}
 }
 
-/** The callback URL, checked; the error shows no part of it, since a typo could still hold the token. */
+/**
+ * The callback URL, checked; the error shows no part of it, since a typo could still hold the
+ * token. Its token goes only over https, or plain http to a service on your own network (the
+ * credential's Base URL rule, transport/ownNetwork.ts): the platform's callback_url is https.
+ */
 export function readCallbackUrl(value: unknown): string {
 	const text = typeof value === 'string' ? value.trim() : '';
-	if (isAbsoluteHttpUrl(text)) return text;
-	throw new InvalidParameterError(
-		'Callback URL is not an absolute http(s) URL',
-		'Map the callback_url of the Crew Trigger\'s "Flow Feedback Requested" item, e.g. {{ $json.callback_url }}.',
-	);
+	if (!isAbsoluteHttpUrl(text)) {
+		throw new InvalidParameterError(
+			'Callback URL is not an absolute http(s) URL',
+			'Map the callback_url of the Crew Trigger\'s "Flow Feedback Requested" item, e.g. {{ $json.callback_url }}.',
+		);
+	}
+	const problem = plainHttpProblem(new URL(text));
+	if (problem !== undefined) {
+		throw new InvalidParameterError(
+			`Callback URL must be an https:// address: ${problem}`,
+			'The URL carries the request\'s own token, so it is sent over https only (http only to a service on your own network, as for the Crew API credential\'s Base URL). Map the callback_url of the Crew Trigger\'s "Flow Feedback Requested" item as it came. Nothing was sent.',
+		);
+	}
+	return text;
 }
 
 /** The answer's body (docs/development/service-api.md#flow-feedback-requests: `feedback` required, `source` optional). */
@@ -72,6 +86,13 @@ export function interpretFeedbackAnswer(statusCode: number, body: unknown, host:
 	}
 	if (statusCode === 404) {
 		return { ok: false, message: `${host} knows no such feedback request (404)`, description: 'Pass on the callback URL of the request, as the Crew Trigger gave it.' };
+	}
+	if (statusCode >= 300 && statusCode < 400) {
+		return {
+			ok: false,
+			message: `${host} answered ${statusCode}, a redirect, which the node does not follow`,
+			description: 'The feedback was sent to the callback URL only, and that address sent it elsewhere. Pass on the callback URL of the request as the Crew Trigger gave it; check the request in the deployment\'s dashboard before answering again.',
+		};
 	}
 	return {
 		ok: false,

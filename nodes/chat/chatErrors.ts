@@ -2,7 +2,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import type { CrewAnswer, CrewConnection } from '../transport';
-import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import type { TurnOutcome } from './turn';
 
@@ -22,7 +21,8 @@ export function stepAdvice(step: ChatStep, answer: CrewAnswer): string {
 	const code = answer.statusCode;
 	if (code === 401) return 'Check the bearer token in the Crew API credential. Copy the current token from the deployment\'s Status tab: resetting a token there stops the old one at once.';
 	if (code === 403) return 'The token was accepted but may not chat. Use the deployment\'s Bearer Token (organization level) from its Status tab.';
-	if (code === 404 && (step === 'history' || step === 'message' || step === 'stream')) return 'The flow knows no session with this ID. Clear the Flow Session ID option (or use another Conversation Key) to start a new session.';
+	// The node itself starts a new session when the history of a given or remembered one answers 404: sending again is enough.
+	if (code === 404 && (step === 'history' || step === 'message' || step === 'stream')) return 'The flow knows no session with this ID. Send the message again: the node then starts a new session, named in the output\'s flow_session_id.';
 	if (code === 404) return 'Check the Base URL in the Crew API credential: it must be the deployment\'s own API address, with no path after it.';
 	if (code === 409 && step === 'message') return 'The flow session is still answering an earlier message. Send this one after that turn has ended.';
 	if (code === 422 || code === 400) return 'The flow refused the message. Check that Message is a non-empty text.';
@@ -32,7 +32,10 @@ export function stepAdvice(step: ChatStep, answer: CrewAnswer): string {
 	return 'The service answered in a way the node does not expect. Check the Base URL and the token in the Crew API credential.';
 }
 
-/** A failed chat request as the item's error: the status or network code, the step, the flow session and the service's own message, the token kept out. */
+/**
+ * A failed chat request as the item's error: the status or network code, the step, the flow
+ * session and the service's own message, from an answer the transport gave with every secret hidden.
+ */
 export function chatError(node: INode, connection: CrewConnection, step: ChatStep, answer: CrewAnswer, itemIndex: number, sessionId?: string): NodeApiError {
 	const where = sessionId ? ` (flow session ${sessionId})` : '';
 	let summary: string;
@@ -41,7 +44,7 @@ export function chatError(node: INode, connection: CrewConnection, step: ChatSte
 		const said = readServiceMessage(answer.body);
 		summary = `The flow answered ${answer.statusCode} while ${STEP_WORDS[step]}${where}${said ? `: ${said}` : ''}`;
 	}
-	const message = scrubSecret(summary, connection.secret);
+	const message = summary;
 	const error = new NodeApiError(node, { message } as JsonObject, {
 		message,
 		description: stepAdvice(step, answer),

@@ -2,6 +2,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import type { OpenStream } from './turn';
 import { CREDENTIAL_TYPE, readBody, readFailure } from '../transport/index';
+import { requestRedactor } from '../transport/redactor';
 import type { CrewAnswer, CrewConnection, CrewContext } from '../transport/index';
 
 /** What n8n's request helper gives for `encoding: 'stream'`: the response body as a Node stream. */
@@ -42,11 +43,13 @@ export async function openCrewEventStream(
 		ignoreHttpStatusErrors: true,
 		timeout: Math.max(1, Math.round(idleMs)),
 	};
+	// As every answer of the transport: no secret of the credential in what the node reads of a refusal.
+	const redactor = requestRedactor(connection.secrets);
 	let response: { statusCode?: number; body?: unknown };
 	try {
 		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
 	} catch (error) {
-		return readFailure(error);
+		return redactor.answer(readFailure(error));
 	}
 	const statusCode = response.statusCode ?? 0;
 	const body = (response.body ?? {}) as StreamBody;
@@ -58,7 +61,7 @@ export async function openCrewEventStream(
 		} catch {
 			// An error answer whose body broke off: its status code still tells.
 		}
-		return { kind: 'http', statusCode, body: readBody(text) };
+		return redactor.answer({ kind: 'http', statusCode, body: readBody(text) });
 	}
 	return {
 		kind: 'stream',

@@ -33,11 +33,31 @@ export function userMessageCount(history: ChatHistory): number {
 }
 
 /**
- * Whether the turn of `message` is over, as the vendor's client decides after a
- * broken stream: no turn is active and the last user message is the one sent.
+ * A message is known by its place among the session's user messages (0 the first),
+ * not by its text: a person may send the same text twice ("yes"), each its own turn.
  */
-export function turnIsOver(history: ChatHistory, message: string): boolean {
-	if (history.activeKickoffId !== null) return false;
-	const lastUser = [...history.messages].reverse().find((entry) => entry.role === 'user');
-	return lastUser?.content === message;
+export function userMessageAt(history: ChatHistory, position: number): string | undefined {
+	return history.messages.filter((message) => message.role === 'user')[position]?.content;
+}
+
+/** The reply to the user message at `position`: the last assistant message before the next user message. */
+export function replyAt(history: ChatHistory, position: number): string | undefined {
+	let seen = -1;
+	let reply: string | undefined;
+	for (const message of history.messages) {
+		if (message.role === 'user') seen++;
+		if (seen > position) break;
+		if (seen === position && message.role === 'assistant') reply = message.content;
+	}
+	return reply;
+}
+
+/**
+ * Whether the turn of the user message at `position` is over, as the vendor's client decides
+ * after a broken stream: the history holds the message, and no turn is active, or a later
+ * message's turn is.
+ */
+export function turnIsOverAt(history: ChatHistory, position: number): boolean {
+	const count = userMessageCount(history);
+	return count > position + 1 || (count > position && history.activeKickoffId === null);
 }

@@ -1,7 +1,7 @@
 import { isPassingFailure, isSuccess } from '../transport/answers';
 import type { CrewAnswer } from '../transport/answers';
 import { TurnFrames } from './frames';
-import { lastReply, readHistory, turnIsOver, userMessageCount } from './history';
+import { readHistory, replyAt, turnIsOverAt, userMessageAt, userMessageCount } from './history';
 import type { ChatHistory } from './history';
 import { SseParser } from './sse';
 
@@ -20,6 +20,16 @@ export interface ChatRequests {
 	sendMessage: () => Promise<CrewAnswer>;
 	/** `GET /chat/{id}/stream/events` from after `lastEventId`; idle for `idleMs` means a dead stream. */
 	openStream: (lastEventId: string, idleMs: number) => Promise<OpenStream | CrewAnswer>;
+}
+
+/**
+ * A message this execution sent to a flow session, known by its place among the session's
+ * user messages (`position`: how many came before it), not by its text. Kept by the caller
+ * with the execution (turnMemory.ts), so that a try of the same execution (n8n's Retry On Fail,
+ * a retry from the Executions list) follows the turn it started instead of sending it again.
+ */
+export interface SentMessage {
+	position: number;
 }
 
 export interface TurnClock {
@@ -60,46 +70,55 @@ async function historyOf(requests: ChatRequests): Promise<HistoryRead> {
 	return history ? { history } : { outcome: { kind: 'unreadableHistory', body: answer.body } };
 }
 
+/** What a turn needs besides its requests and message. */
+export interface TurnOptions {
+	deadline: number;
+	clock: TurnClock;
+	onText: (text: string) => Promise<void>;
+	/** This message, as an earlier try of this execution sent it to this session; none for a first try. */
+	sentEarlier?: SentMessage;
+	/** Called before the message goes out, with where it goes: the caller keeps it with the execution. */
+	onSending?: (sent: SentMessage) => void;
+}
+
 /**
  * One turn as the vendor's client runs it (docs/development/service-api.md#chat-with-a-conversational-flow):
- * the history first; a turn still running is attached to rather than sent over;
- * the message is sent once and never again; the frames are read, a broken stream
- * resumed from the last frame id; a 409 on attach means the turn may be over, so
- * the history decides; the reply is the history's last assistant message.
+ * the history first; a turn still running is waited out rather than sent over; the message is
+ * sent once and never again; the frames are read, a broken stream resumed from the last frame
+ * id; a 409 on attach means the turn may be over, so the history decides; the reply is the
+ * history's answer to this message. A message is known by the execution that sent it and its
+ * place in the session, never by its text: a person who sends "yes" twice has two turns.
  * `onText` gets each piece of the reply's text once, as it arrives.
  */
-export async function runTurn(
-	requests: ChatRequests,
-	message: string,
-	options: { deadline: number; clock: TurnClock; onText: (text: string) => Promise<void> },
-): Promise<TurnOutcome> {
-	const frames = new TurnFrames();
+export async function runTurn(requests: ChatRequests, message: string, options: TurnOptions): Promise<TurnOutcome> {
 	const first = await historyOf(requests);
 	if ('outcome' in first) return first.outcome;
-	if (first.history.activeKickoffId !== null) {
-		// A turn still runs: perhaps this very message, sent by an execution that did not see the answer;
-		// its text reaches the person only then, and another message's turn is waited out in silence.
-		const mine = lastUserMessage(first.history) === message;
-		const earlier = await followTurn(requests, frames, { ...options, onText: mine ? options.onText : async () => {} }, message, false);
-		if (earlier.kind !== 'replied') return earlier;
+	const { sentEarlier } = options;
+	if (sentEarlier !== undefined && userMessageAt(first.history, sentEarlier.position) === message) {
+		// An earlier try of this execution sent it and the flow has it: its turn is followed to its end (its text told), or its reply read.
+		if (turnIsOverAt(first.history, sentEarlier.position)) return replied(first.history, new TurnFrames(), false, sentEarlier.position);
+		return await followTurn(requests, new TurnFrames(), options, sentEarlier.position, false);
+	}
+	let history = first.history;
+	if (history.activeKickoffId !== null) {
+		// Another message's turn (another execution's, whatever its text): waited out in silence, then this message is sent.
+		const other = await followTurn(requests, new TurnFrames(), { ...options, onText: async () => {} }, userMessageCount(history) - 1, false);
+		if (other.kind !== 'replied' && other.kind !== 'failed') return other;
 		const after = await historyOf(requests);
 		if ('outcome' in after) return after.outcome;
-		if (turnIsOver(after.history, message)) return earlier;
+		history = after.history;
 	}
-	const before = userMessageCount(first.history);
+	const position = userMessageCount(history);
+	options.onSending?.({ position });
 	const answer = await requests.sendMessage();
 	if (!isSuccess(answer)) {
 		if (!isPassingFailure(answer)) return { kind: 'refused', step: 'message', answer };
 		// The message may have arrived: only the history can tell, and it is never sent again.
 		const check = await historyOf(requests);
-		const queued = 'history' in check && userMessageCount(check.history) > before && lastUserMessage(check.history) === message;
+		const queued = 'history' in check && userMessageAt(check.history, position) === message;
 		if (!queued) return { kind: 'uncertainSend', answer };
 	}
-	return await followTurn(requests, new TurnFrames(), options, message, true);
-}
-
-function lastUserMessage(history: ChatHistory): string | undefined {
-	return [...history.messages].reverse().find((entry) => entry.role === 'user')?.content;
+	return await followTurn(requests, new TurnFrames(), options, position, true);
 }
 
 /** Reads the running turn's frames to its end, over as many connections as it takes. */
@@ -107,13 +126,14 @@ async function followTurn(
 	requests: ChatRequests,
 	frames: TurnFrames,
 	options: { deadline: number; clock: TurnClock; onText: (text: string) => Promise<void> },
-	message: string,
+	/** The place of the turn's message among the session's user messages. */
+	position: number,
 	sent: boolean,
 ): Promise<TurnOutcome> {
 	const { clock, deadline } = options;
 	const timeout = (): TurnOutcome => ({ kind: 'timeout', frameCount: frames.count, sent });
-	// Over: no turn runs, and (for a message this run sent) the history holds it, so it was not merely not queued yet.
-	const isOver = (history: ChatHistory) => history.activeKickoffId === null && (!sent || turnIsOver(history, message));
+	// Over: the history holds the message (it was not merely not queued yet), and no turn runs, or a later one does.
+	const isOver = (history: ChatHistory) => turnIsOverAt(history, position);
 	for (;;) {
 		if (clock.isCancelled()) return { kind: 'cancelled' };
 		const remaining = deadline - clock.now();
@@ -124,11 +144,11 @@ async function followTurn(
 			const end = await readStream(opened, frames, options);
 			if (end === 'failed') return { kind: 'failed', reason: frames.failure ?? 'the flow gave no reason', frameCount: frames.count, sent };
 			if (end === 'timeout') return timeout();
-			if (end === 'completed') return await settle(requests, frames, options, sent);
+			if (end === 'completed') return await settle(requests, frames, options, sent, position);
 			// Cut or ended early: the history says whether the turn is over; if not, resume from the last id.
 			const read = await historyOf(requests);
 			if ('outcome' in read) return read.outcome;
-			if (isOver(read.history)) return replied(read.history, frames, sent);
+			if (isOver(read.history)) return replied(read.history, frames, sent, position);
 			// A stream that closes with nothing new (a proxy that cuts every stream) is not asked again at once.
 			if (frames.count === before) await clock.sleep(Math.min(STREAM_RETRY_WAIT_MS, Math.max(0, deadline - clock.now())));
 			continue;
@@ -137,7 +157,7 @@ async function followTurn(
 			// No active turn: it may be over already (a fast turn), or not started yet.
 			const read = await historyOf(requests);
 			if ('outcome' in read) return read.outcome;
-			if (isOver(read.history)) return replied(read.history, frames, sent);
+			if (isOver(read.history)) return replied(read.history, frames, sent, position);
 			await clock.sleep(Math.min(ATTACH_RETRY_WAIT_MS, Math.max(0, deadline - clock.now())));
 			continue;
 		}
@@ -180,19 +200,20 @@ async function settle(
 	frames: TurnFrames,
 	options: { deadline: number; clock: TurnClock },
 	sent: boolean,
+	position: number,
 ): Promise<TurnOutcome> {
 	let read = await historyOf(requests);
-	for (let attempt = 1; attempt < HISTORY_SETTLE_READS && 'history' in read && read.history.activeKickoffId !== null; attempt++) {
+	for (let attempt = 1; attempt < HISTORY_SETTLE_READS && 'history' in read && !turnIsOverAt(read.history, position); attempt++) {
 		await options.clock.sleep(HISTORY_SETTLE_WAIT_MS);
 		read = await historyOf(requests);
 	}
 	if ('outcome' in read) return read.outcome;
-	return replied(read.history, frames, sent);
+	return replied(read.history, frames, sent, position);
 }
 
-function replied(history: ChatHistory, frames: TurnFrames, sent: boolean): TurnOutcome {
+function replied(history: ChatHistory, frames: TurnFrames, sent: boolean, position: number): TurnOutcome {
 	// The history is authoritative; the frames' text stands in only when it holds no reply.
-	const reply = lastReply(history) ?? frames.told;
+	const reply = replyAt(history, position) ?? frames.told;
 	if (reply === '') return { kind: 'failed', reason: 'the turn ended with no reply in the flow\'s history', frameCount: frames.count, sent };
 	return { kind: 'replied', reply, frameCount: frames.count, sent };
 }

@@ -14,7 +14,7 @@ import { buildCallbackFields, legacyWebhookSecret, readCallbackOptions } from '.
 import type { CallbackOptionValues } from '../callbacksOut/callbackBody';
 import { readCallbackSecrets } from '../callbacksOut/callbackSecrets';
 import { crewAnswerError } from '../transport/crewErrors';
-import { answerWithSecretsHidden, scrubSecret } from '../transport/hiddenSecrets';
+import { scrubSecret } from '../transport/hiddenSecrets';
 import { secretsSentIn } from '../records/sentSecrets';
 import { DEFAULT_KICKOFF_TIMEOUT_SECONDS } from '../transport';
 import type { CrewConnection, CrewContext } from '../transport';
@@ -104,8 +104,8 @@ export async function startCrew(
 	const options = context.getNodeParameter('options', itemIndex, {}) as { kickoffTimeout?: unknown };
 	const timeoutMs = readKickoffTimeoutMs(options.kickoffTimeout);
 	const request = await kickoffRequestBody(context, connection, itemIndex, body, files, sleep, timeoutMs);
-	// Whatever reads a failed answer (the error, the retry memory) sees no secret the kickoff carried.
-	const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/kickoff', request, sleep, timeoutMs), [connection.secret, ...secretsSentIn(body)]);
+	// The transport hides every secret the kickoff carried in its answer (a multipart body's, named here), so nothing that reads it sees one.
+	const answer = await postAtMostOnce(sender, connection, '/kickoff', request, sleep, timeoutMs, secretsSentIn(body));
 	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
 		const error = multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);

@@ -9,6 +9,16 @@ const MIN_SIGNATURE_LENGTH = 16;
 /** The fields that name a URL the service calls back: the only places a signed URL of ours is sent. */
 const isCallbackUrlField = (key: string | undefined): boolean => key === 'url' || (key !== undefined && key.endsWith('WebhookUrl'));
 
+/**
+ * A field that holds a secret by its name, wherever it is: the token or password of an
+ * `authentication` object (a callback channel's) and Meta's webhook secret. The node puts
+ * them there; a service that echoes them back (the live status record repeats Meta) shows them
+ * under the same names.
+ */
+export function isSecretField(key: string | undefined, parentKey: string | undefined): boolean {
+	return (parentKey === 'authentication' && (key === 'token' || key === 'password')) || (parentKey === 'meta' && key === WEBHOOK_SECRET_FIELD);
+}
+
 function signatureOf(text: string): string | undefined {
 	if (!/^https?:\/\//i.test(text)) return undefined;
 	try {
@@ -30,8 +40,7 @@ export function secretsSentIn(body: unknown): string[] {
 	const secrets = new Set<string>();
 	const visit = (value: unknown, key: string | undefined, parentKey: string | undefined): void => {
 		if (typeof value === 'string') {
-			const isCredential = parentKey === 'authentication' && (key === 'token' || key === 'password');
-			if (isCredential || (parentKey === 'meta' && key === WEBHOOK_SECRET_FIELD)) secrets.add(value);
+			if (isSecretField(key, parentKey)) secrets.add(value);
 			// A signed URL whole (hidden first, so it is not shown without its signature), then the signature alone.
 			const signature = isCallbackUrlField(key) ? signatureOf(value) : undefined;
 			if (signature !== undefined) secrets.add(value).add(signature);

@@ -2,7 +2,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { readMissingInputs, readServiceMessage } from './serviceMessage';
-import { scrubSecret, scrubSecretsDeep } from './hiddenSecrets';
 import type { CrewAnswer, HttpAnswer, NetworkFailure } from './index';
 
 /** What the failed request was for: it decides which advice the user gets. */
@@ -12,7 +11,11 @@ export interface ErrorContext {
 	action: CrewAction;
 	itemIndex: number;
 	kickoffId?: string;
-	/** The credential's token, so that no text the service sent can carry it into an error. */
+	/**
+	 * Not read: the answers an error is built from come from the transport with every
+	 * secret of their request already hidden (sendCrewRequest, redactor.ts).
+	 * @deprecated
+	 */
 	secret?: string;
 	baseUrl?: string;
 }
@@ -137,13 +140,12 @@ export function adviceFor(action: CrewAction, statusCode: number, missingInputs:
 
 /**
  * Builds the error from clean text only: the request options (and with them
- * the Authorization header) never reach it. The message is set again after
- * construction because NodeApiError swaps any message that mentions a network
- * code (ECONNRESET, ...) for a generic sentence.
+ * the Authorization header) never reach it, and the service's words come from an
+ * answer the transport gave with every secret of the request hidden. The message is
+ * set again after construction because NodeApiError swaps any message that mentions
+ * a network code (ECONNRESET, ...) for a generic sentence.
  */
-function apiError(node: INode, summary: string, advice: string, context: ErrorContext, httpCode?: string): NodeApiError {
-	const message = scrubSecret(summary, context.secret);
-	const description = scrubSecret(advice, context.secret);
+function apiError(node: INode, message: string, description: string, context: ErrorContext, httpCode?: string): NodeApiError {
 	const error = new NodeApiError(node, { message } as JsonObject, { message, description, httpCode, itemIndex: context.itemIndex });
 	error.message = message;
 	error.description = description;
@@ -152,10 +154,9 @@ function apiError(node: INode, summary: string, advice: string, context: ErrorCo
 
 /** A NodeApiError for an HTTP answer that is not a success: code, the service's words, and what to do. */
 export function httpAnswerError(node: INode, answer: HttpAnswer, context: ErrorContext): NodeApiError {
-	// Hidden before the words are shortened: a token cut in two would not be found whole.
-	const body = scrubSecretsDeep(answer.body, [context.secret]);
-	const serviceMessage = readServiceMessage(body);
-	const missingInputs = answer.statusCode === 422 && context.action === 'kickoff' ? readMissingInputs(body) : [];
+	// The transport hid every secret before the words are shortened here: a token cut in two would not be found whole.
+	const serviceMessage = readServiceMessage(answer.body);
+	const missingInputs = answer.statusCode === 422 && context.action === 'kickoff' ? readMissingInputs(answer.body) : [];
 	let summary = `The crew service answered ${answer.statusCode} while ${ACTION_WORDS[context.action]}`;
 	if (context.kickoffId !== undefined) summary += ` (kickoff ID ${context.kickoffId})`;
 	if (missingInputs.length > 0) summary += `: missing inputs ${missingInputs.join(', ')}`;

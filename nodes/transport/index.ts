@@ -2,11 +2,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { parseRetryAfter } from './retryAfter';
+import { credentialSecretsOf, requestRedactor } from './redactor';
+import { plainHttpProblem } from './ownNetwork';
 import type { CrewAnswer, NetworkFailure } from './answers';
 import type { StreamBody } from './streamedBody';
 
 export { isPassingFailure, isSuccess, retryAfterOf } from './answers';
 export type { CrewAnswer, HttpAnswer, NetworkFailure } from './answers';
+export { CREDENTIAL_SECRET_FIELDS, credentialSecretsOf } from './redactor';
 
 /**
  * The credential type, for every call that reads it. The credential class and the two nodes'
@@ -31,26 +34,32 @@ export const DEFAULT_KICKOFF_TIMEOUT_SECONDS = 300;
 /** The webhook side is the confirming status read of Wait By: Callback. */
 export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
-/** The Crew API credential's fields that hold a secret (each a password field): none may appear in an output, an error or a log. */
-export const CREDENTIAL_SECRET_FIELDS = ['token', 'bearerToken', 'basicPassword', 'metaSecret', 'signingSecret'] as const;
-
-/** Where the crew is, and the token to keep out of every message. */
+/** Where the crew is, its token, and every secret of the credential, which no answer the transport gives shows. */
 export interface CrewConnection {
 	baseUrl: string;
 	secret: string;
+	/** Every secret field of the Crew API credential (the token and the callback secrets), trimmed. */
+	secrets: readonly string[];
 }
 
 /**
  * The base URL as users paste it: surrounding spaces and trailing slashes are
  * dropped; a missing scheme is an error rather than a guess, because guessing
- * https for a local http service fails in a more confusing way.
+ * https for a local http service fails in a more confusing way. `http://` only for
+ * a service on your own network (ownNetwork.ts): every request carries the token.
  */
 export function normalizeBaseUrl(raw: unknown): string {
 	const text = typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
 	if (text === '') throw new Error('The Crew API credential has no Base URL.');
-	if (!/^https?:\/\/[^/]/i.test(text)) {
-		throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a local service).`);
+	let url: URL | undefined;
+	try {
+		url = /^https?:\/\/[^/]/i.test(text) ? new URL(text) : undefined;
+	} catch {
+		url = undefined;
 	}
+	if (url === undefined) throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a service on your own network).`);
+	const problem = plainHttpProblem(url);
+	if (problem !== undefined) throw new Error(`The Base URL "${text}" cannot be used: ${problem}.`);
 	return text;
 }
 
@@ -60,6 +69,7 @@ export async function getCrewConnection(context: CrewContext, itemIndex: number)
 		return {
 			baseUrl: normalizeBaseUrl(credentials.baseUrl),
 			secret: typeof credentials.token === 'string' ? credentials.token.trim() : '',
+			secrets: credentialSecretsOf(credentials),
 		};
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), (error as Error).message, {
@@ -89,11 +99,6 @@ export function readFailure(error: unknown): NetworkFailure {
 	return { kind: 'network', code: code ?? 'EUNKNOWN', message: message ?? 'the request failed' };
 }
 
-/**
- * The one place requests are made: authenticated by the credential, one
- * attempt, never throwing for an HTTP status. Callers decide about retries,
- * because only they know whether the request may be sent twice.
- */
 // Base URLs that have answered in this process: their deployment is awake.
 const answeredBaseUrls = new Set<string>();
 const MAX_REMEMBERED_BASE_URLS = 1_000;
@@ -115,11 +120,26 @@ function rememberAnswered(baseUrl: string) {
 	answeredBaseUrls.add(baseUrl);
 }
 
-export async function sendCrewRequest(
-	context: CrewContext,
-	connection: CrewConnection,
-	request: { method: 'GET' | 'POST'; path: string; body?: IDataObject; stream?: StreamBody; timeoutMs?: number },
-): Promise<CrewAnswer> {
+/** One request to the service. */
+export interface CrewRequest {
+	method: 'GET' | 'POST';
+	path: string;
+	body?: IDataObject;
+	stream?: StreamBody;
+	timeoutMs?: number;
+	/** Secrets the request carries where the transport cannot read them: a multipart body's form fields. */
+	carries?: readonly string[];
+}
+
+/**
+ * The one place requests are made: authenticated by the credential, one
+ * attempt, never throwing for an HTTP status. Callers decide about retries,
+ * because only they know whether the request may be sent twice. Every answer
+ * leaves here with every secret the request carried hidden (redactor.ts), a
+ * success as well as a failure: nothing that reads it hides anything again.
+ */
+export async function sendCrewRequest(context: CrewContext, connection: CrewConnection, request: CrewRequest): Promise<CrewAnswer> {
+	const redactor = requestRedactor(connection.secrets, request.body, request.carries);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${connection.baseUrl}${request.path}`,
@@ -143,14 +163,14 @@ export async function sendCrewRequest(
 	try {
 		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
 	} catch (error) {
-		return readFailure(error);
+		return redactor.answer(readFailure(error));
 	}
 	rememberAnswered(connection.baseUrl);
 	const headers = response.headers ?? {};
-	return {
+	return redactor.answer({
 		kind: 'http',
 		statusCode: response.statusCode ?? 0,
 		body: readBody(response.body),
 		retryAfterMs: parseRetryAfter(headers['retry-after'], Date.now()),
-	};
+	});
 }

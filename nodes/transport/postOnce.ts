@@ -28,9 +28,11 @@ export async function postAtMostOnce(
 	body: PostBody | undefined,
 	sleep: Sleep,
 	timeoutMs?: number,
+	/** Secrets a streamed body carries, which the transport cannot read in it (see CrewRequest). */
+	carries?: readonly string[],
 ): Promise<CrewAnswer> {
 	const send = async () =>
-		await sendCrewRequest(context, connection, typeof body === 'function' ? { method: 'POST', path, stream: body(), timeoutMs } : { method: 'POST', path, body, timeoutMs });
+		await sendCrewRequest(context, connection, typeof body === 'function' ? { method: 'POST', path, stream: body(), timeoutMs, carries } : { method: 'POST', path, body, timeoutMs, carries });
 	let answer = await send();
 	for (let attempt = 1; attempt < RATE_LIMITED_ATTEMPTS && answer.kind === 'http' && answer.statusCode === 429; attempt++) {
 		await sleep(Math.min(answer.retryAfterMs ?? RATE_LIMITED_WAIT_MS * attempt, MAX_RATE_LIMITED_WAIT_MS));

@@ -22,7 +22,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import { additionalDataFor, manualTrigger, NodeTypes, runWorkflow, workflowOf } from './n8nEngine';
 import type { RunRecord, WorkflowSpec } from './n8nEngine';
 import { triggerNode } from './crewWorkflow';
-import { assertSecretsHidden, serializeForLeakCheck } from './tokenHygiene';
+import { assertRunHidesSecrets } from './tokenHygiene';
 
 export const CREW_TOOL_TYPE = 'n8n-nodes-crewai.crewTool';
 const AGENT_NAME = 'Agent';
@@ -172,9 +172,9 @@ export function crewToolLoadOptionsContext(parameters: INodeParameters, credenti
 
 async function runAgent(agentType: 'toolsAgent' | 'engineAgent', parameters: INodeParameters, credentials: Credentials, calls: IDataObject[], onError?: ToolOnError) {
 	plannedCalls = calls;
-	const { run, record } = await runWorkflow(agentWorkflow(agentType, parameters, credentials, onError), triggerNode, [{ json: { chatInput: 'go' } }]);
-	assertSecretsHidden(credentials, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
-	assertSecretsHidden(credentials, 'logs', record.logs.join('\n'));
+	const spec = agentWorkflow(agentType, parameters, credentials, onError);
+	const { run, record } = await runWorkflow(spec, triggerNode, [{ json: { chatInput: 'go' } }]);
+	assertRunHidesSecrets(credentials, 'execution data (output, errors, run data)', run, record, spec.nodes.map((node) => node.parameters));
 	const stored = run.data.resultData.error;
 	if (stored) throw Object.assign(new Error(stored.message), stored);
 	const json = run.data.resultData.runData[AGENT_NAME]?.at(-1)?.data?.main?.[0]?.[0]?.json ?? {};

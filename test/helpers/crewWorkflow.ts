@@ -12,7 +12,7 @@ import { CREDENTIAL_ID, credentialTypes } from './crewCredentialsHelper';
 import type { Credentials } from './crewCredentialsHelper';
 import { loadOptionsContext, manualTrigger, NodeTypes, runWorkflow } from './n8nEngine';
 import type { RunRecord, StreamingSetup, WorkflowSpec } from './n8nEngine';
-import { assertSecretsHidden, serializeForLeakCheck } from './tokenHygiene';
+import { assertRunHidesSecrets } from './tokenHygiene';
 
 export type { Credentials } from './crewCredentialsHelper';
 export type { RunRecord, StreamingSetup } from './n8nEngine';
@@ -171,9 +171,9 @@ export function crewOutputsOf(run: IRun, runIndex = 0): INodeExecutionData[][] {
 /** Runs the workflow and gives everything it left, after checking all of it for the token. */
 export async function runCrewWorkflow(options: CrewRunOptions): Promise<CrewWorkflowRun> {
 	const items = options.items ?? [{ json: {} }];
-	const { run, record } = await runWorkflow(crewWorkflow(options, items.length), triggerNode, items, options.cancelSignal, options.streaming);
-	assertSecretsHidden(options.credentials, 'execution data (output, errors, run data)', serializeForLeakCheck(run));
-	assertSecretsHidden(options.credentials, 'logs', record.logs.join('\n'));
+	const spec = crewWorkflow(options, items.length);
+	const { run, record } = await runWorkflow(spec, triggerNode, items, options.cancelSignal, options.streaming);
+	assertRunHidesSecrets(options.credentials, 'execution data (output, errors, run data)', run, record, spec.nodes.map((node) => node.parameters));
 	const outputs = crewOutputsOf(run);
 	return { output: outputs[0] ?? [], outputs, record, run, error: storedError(run) };
 }
@@ -244,8 +244,7 @@ export async function testCredential(credentials: Credentials): Promise<{ status
 		triggerNode,
 		[{ json: {} }],
 	);
-	assertSecretsHidden(credentials, 'credential test', serializeForLeakCheck(run));
-	assertSecretsHidden(credentials, 'logs', record.logs.join('\n'));
+	assertRunHidesSecrets(credentials, 'credential test', run, record, []);
 	const error = run.data.resultData.error as (IDataObject & { message: string }) | undefined;
 	if (!error) return { status: 'OK' };
 	return { status: 'Error', httpCode: error.httpCode as string | undefined, message: error.message };

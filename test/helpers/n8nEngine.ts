@@ -49,6 +49,8 @@ export interface RunRecord {
 	maxInFlight: Record<string, number>;
 	/** Every line n8n or the node logged during the run. */
 	logs: string[];
+	/** The JSON body of every request the run sent, as text, for the secrets it carried. */
+	sentBodies: string[];
 }
 
 const currentRun = new AsyncLocalStorage<RunRecord & { inFlight: Record<string, number> }>();
@@ -103,6 +105,23 @@ function setUpEngine() {
 		const { request } = message as { request: ClientRequest };
 		const { method } = request;
 		run.requests.push({ method, url: `${request.protocol}//${request.host}${request.path}` });
+		// A JSON body, kept as it goes out: the secrets it carried are looked for in the run afterwards (files' bytes are not kept).
+		const written: Buffer[] = [];
+		const isJson = /json/i.test(String(request.getHeader('content-type') ?? ''));
+		const keep = (chunk: unknown) => {
+			if (isJson && (typeof chunk === 'string' || chunk instanceof Uint8Array)) written.push(Buffer.from(chunk));
+		};
+		const write = request.write.bind(request) as (...args: unknown[]) => boolean;
+		const end = request.end.bind(request) as (...args: unknown[]) => ClientRequest;
+		request.write = ((chunk: unknown, ...rest: unknown[]) => {
+			keep(chunk);
+			return write(chunk, ...rest);
+		}) as typeof request.write;
+		request.end = ((chunk?: unknown, ...rest: unknown[]) => {
+			if (typeof chunk !== 'function') keep(chunk);
+			if (written.length > 0) run.sentBodies.push(Buffer.concat(written).toString('utf8'));
+			return end(chunk, ...rest);
+		}) as typeof request.end;
 		run.inFlight[method] = (run.inFlight[method] ?? 0) + 1;
 		run.maxInFlight[method] = Math.max(run.maxInFlight[method] ?? 0, run.inFlight[method]);
 		// Over once the response is read (the caller goes on then, before the socket's own 'close') or the request failed.
@@ -253,7 +272,7 @@ export interface WorkflowRun {
 
 /** Runs `work` as part of a run: its requests and log lines are recorded in what it returns. */
 export async function recordRun<T>(work: () => Promise<T>): Promise<{ result: T; record: RunRecord }> {
-	const record = { requests: [], maxInFlight: {}, logs: [], inFlight: {} };
+	const record = { requests: [], maxInFlight: {}, logs: [], sentBodies: [], inFlight: {} };
 	const result = await currentRun.run(record, work);
 	const { inFlight: _, ...seen } = record;
 	return { result, record: seen };
@@ -268,7 +287,7 @@ export async function recordRun<T>(work: () => Promise<T>): Promise<{ result: T;
 export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INodeExecutionData[], cancelSignal?: AbortSignal, streaming?: StreamingSetup): Promise<WorkflowRun> {
 	const mode: WorkflowExecuteMode = streaming?.mode ?? 'trigger';
 	const { workflow, workflowData } = workflowOf(spec);
-	const record = { requests: [], maxInFlight: {}, logs: [], inFlight: {} };
+	const record = { requests: [], maxInFlight: {}, logs: [], sentBodies: [], inFlight: {} };
 	const executionId = String(++executionCount);
 	const additionalData = additionalDataFor(spec, workflowData, mode, executionId);
 	if (streaming) {

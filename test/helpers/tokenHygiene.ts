@@ -55,3 +55,61 @@ export function assertSecretsHidden(credentials: object, what: string, text: str
 		if (typeof secret === 'string') assertTokenHidden(secret, what, text, field);
 	}
 }
+
+/** A string under one of these keys of a request body is a secret the request carried (a callback token or password, Meta's webhook secret). */
+const SECRET_KEYS = new Set(['token', 'password', 'webhook_secret']);
+
+/**
+ * The secrets the run's JSON request bodies carried: callback tokens and passwords,
+ * Meta's webhook secret, and the signature of a signed URL (n8n's resume URL) with the
+ * URL whole. Read here on its own, not with the node's code, so that a secret the node
+ * forgets to hide is still found. Those the workflow holds as a parameter (a version-1
+ * node's Webhook Secret, a URL the user pasted) are left out: they are saved with the
+ * workflow as the user wrote them, which is why later versions read secrets from the credential.
+ */
+export function secretsTheRunSent(record: { sentBodies: readonly string[] }, workflowParameters: unknown): string[] {
+	const written = JSON.stringify(workflowParameters ?? null);
+	const found = new Set<string>();
+	const visit = (value: unknown, key: string | undefined) => {
+		if (typeof value === 'string') {
+			if (key !== undefined && SECRET_KEYS.has(key)) found.add(value);
+			const signature = /^https?:\/\/\S+[?&]signature=([^&#\s]{16,})/.exec(value)?.[1];
+			if (signature !== undefined) found.add(value).add(decodeURIComponent(signature));
+			return;
+		}
+		if (Array.isArray(value)) value.forEach((entry) => visit(entry, undefined));
+		else if (typeof value === 'object' && value !== null) for (const [name, entry] of Object.entries(value)) visit(entry, name);
+	};
+	for (const body of record.sentBodies) {
+		try {
+			const parsed = JSON.parse(body) as Record<string, unknown>;
+			// The inputs are the user's data, not secrets of the node.
+			for (const [name, entry] of Object.entries(parsed ?? {})) if (name !== 'inputs') visit(entry, name);
+		} catch {
+			// Not JSON: nothing to read.
+		}
+	}
+	return [...found].filter((secret) => secret.trim().length >= 4 && !written.includes(secret) && !written.includes(JSON.stringify(secret).slice(1, -1)));
+}
+
+/**
+ * The suite-wide check of one run: no secret of the credential, and no secret a request
+ * body of the run carried (secretsTheRunSent), in what n8n keeps of it (`value`: output,
+ * errors, run data) or in its logs.
+ */
+export function assertRunHidesSecrets(
+	credentials: object,
+	what: string,
+	value: unknown,
+	record: { logs: readonly string[]; sentBodies: readonly string[] },
+	workflowParameters: unknown,
+) {
+	const kept = serializeForLeakCheck(value);
+	const logs = record.logs.join('\n');
+	assertSecretsHidden(credentials, what, kept);
+	assertSecretsHidden(credentials, 'logs', logs);
+	for (const secret of secretsTheRunSent(record, workflowParameters)) {
+		assertTokenHidden(secret, what, kept, 'secret a request of the run carried');
+		assertTokenHidden(secret, 'logs', logs, 'secret a request of the run carried');
+	}
+}

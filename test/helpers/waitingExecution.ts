@@ -10,10 +10,10 @@ import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IRun, IRunExecutionData, IWebhookData, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { CREW_NODE_NAME, crewOutputsOf, crewWorkflow, storedError, triggerNode } from './crewWorkflow';
-import type { Credentials, CrewRunOptions } from './crewWorkflow';
+import type { CrewRunOptions } from './crewWorkflow';
 import { additionalDataFor, recordRun, runWorkflow, workflowOf } from './n8nEngine';
 import type { RunRecord, WorkflowSpec } from './n8nEngine';
-import { assertSecretsHidden, serializeForLeakCheck } from './tokenHygiene';
+import { assertRunHidesSecrets } from './tokenHygiene';
 
 export interface ParkingRunOptions extends CrewRunOptions {
 	/** The base of `$execution.resumeUrl` (n8n's /webhook-waiting/ route); `null` for an n8n that gives none. */
@@ -36,9 +36,8 @@ export interface ParkedExecution {
 	error?: Error & IDataObject;
 }
 
-function checkSecretsHidden(credentials: Credentials, what: string, value: unknown, record: RunRecord) {
-	assertSecretsHidden(credentials, what, serializeForLeakCheck(value));
-	assertSecretsHidden(credentials, 'logs', record.logs.join('\n'));
+function checkSecretsHidden(spec: WorkflowSpec, what: string, value: unknown, record: RunRecord) {
+	assertRunHidesSecrets(spec.credentials, what, value, record, spec.nodes.map((node) => node.parameters));
 }
 
 /** Runs the manual trigger and the Crew node until the execution ends or the node parks it. */
@@ -46,7 +45,7 @@ export async function runUntilParked(options: ParkingRunOptions): Promise<Parked
 	const items = options.items ?? [{ json: {} }];
 	const spec: WorkflowSpec = { ...crewWorkflow(options, items.length), webhookWaitingBaseUrl: options.webhookWaitingBaseUrl };
 	const { run, record, executionId } = await runWorkflow(spec, triggerNode, items, options.cancelSignal, options.streaming);
-	checkSecretsHidden(options.credentials, 'waiting execution (output, stack, run data)', run, record);
+	checkSecretsHidden(spec, 'waiting execution (output, stack, run data)', run, record);
 	const [entry] = run.data.executionData?.nodeExecutionStack ?? [];
 	return {
 		spec,
@@ -142,7 +141,7 @@ export async function callResumeWebhook(execution: ParkedExecution, request: Res
 	// n8n 2.x's WaitingWebhooks.validateToken: a call without the execution's resume token never reaches the node.
 	const { resumeToken } = execution.run.data;
 	if (resumeToken && request.query?.[WAITING_TOKEN_QUERY_PARAM] !== resumeToken) {
-		return { result: { noWebhookResponse: true }, answered: { status: 401, body: { error: 'Invalid token' } }, record: { requests: [], maxInFlight: {}, logs: [] } };
+		return { result: { noWebhookResponse: true }, answered: { status: 401, body: { error: 'Invalid token' } }, record: { requests: [], maxInFlight: {}, logs: [], sentBodies: [] } };
 	}
 	const runExecutionData = loadedForResume(execution.run);
 	const { workflow, workflowData } = workflowOf(execution.spec);
@@ -177,7 +176,7 @@ export async function callResumeWebhook(execution: ParkedExecution, request: Res
 			await Promise.all(closeFunctions.map(async (close) => await close()));
 		}
 	});
-	checkSecretsHidden(execution.spec.credentials, 'webhook response (output, answer)', { result, answered }, record);
+	checkSecretsHidden(execution.spec, 'webhook response (output, answer)', { result, answered }, record);
 	if (!result.workflowData) return { result, answered, record };
 	return { result, answered, record, resumed: await resume(execution, runExecutionData, result.workflowData) };
 }
@@ -202,7 +201,7 @@ async function runStored(execution: ParkedExecution, runExecutionData: IRunExecu
 	const { mode } = execution.run;
 	const additionalData = additionalDataFor(execution.spec, workflowData, mode, execution.executionId);
 	const { result: run, record } = await recordRun(async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
-	checkSecretsHidden(execution.spec.credentials, what, run, record);
+	checkSecretsHidden(execution.spec, what, run, record);
 	const outputs = crewOutputsOf(run, -1);
 	return { run, record, outputs, output: outputs[0] ?? [] };
 }

@@ -310,6 +310,44 @@ describe('a turn read from its frames', () => {
 	});
 });
 
+describe('a repeated execution is known by the execution, not by the text', () => {
+	const streamRequests = () => crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
+	/** Ends the held turn once `count` stream requests came: the next execution or try is attached to it by then. */
+	const releaseAtStream = async (count: number) => {
+		while (streamRequests() < count) await new Promise((resolve) => setImmediate(resolve));
+		crew.service.releaseTurns();
+	};
+
+	it('a person\'s second "yes" while the first "yes"\'s turn still runs is sent as a second message, after that turn ends', async () => {
+		crew.service.configure({ chat: { hold: true } });
+		const store = newWorkflowStore();
+		await send(store, 'yes', undefined, { options: { timeout: 1 } });
+		crew.service.configure({ chat: {} });
+		const releasing = releaseAtStream(2);
+		const second = await send(store, 'yes');
+		await releasing;
+		expect(second.error).toBeUndefined();
+		expect(second.output[0].json.output).toBe('Reply 2 to "yes": this session has 2 messages from you.');
+		expect(messagePosts()).toBe(2);
+	});
+
+	it('Retry On Fail\'s next try of the same execution follows the turn its first try sent, without sending it again', async () => {
+		crew.service.configure({ chat: { hold: true } });
+		const releasing = releaseAtStream(2);
+		const { output, error } = await runCrewWorkflow({
+			parameters: sendMessage({ timeout: 1 }),
+			credentials: crew.credentials,
+			items: [chatItem('yes')],
+			savedStaticData: newWorkflowStore(),
+			retryOnFail: { maxTries: 2 },
+		});
+		await releasing;
+		expect(error).toBeUndefined();
+		expect(output[0].json.output).toBe('Reply 1 to "yes": this session has 1 message from you.');
+		expect(messagePosts()).toBe(1);
+	});
+});
+
 describe('sending', () => {
 	it('a send whose answer was lost but which the flow received: not sent again, the reply read as usual', async () => {
 		crew.service.injectFault({ route: 'chatMessage', kind: 'reset', afterProcessing: true });

@@ -58,6 +58,7 @@ describe('Get Inputs', () => {
 	it.each([
 		['empty', '', /no Base URL/],
 		['without a scheme', 'crew.example.com', /must start with https:\/\//],
+		['plain http to a host not on your own network', 'http://crew.example.com', /http:\/\/ is taken only for a service on your own network/],
 	])('refuses a base URL that is %s, without a request', async (_, baseUrl, message) => {
 		const error = await runCrewNodeExpectingError({ parameters, credentials: { baseUrl, token: 't0ken-x' } });
 		expect(error.message).toMatch(message);

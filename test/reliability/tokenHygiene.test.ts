@@ -93,6 +93,25 @@ describe('no callback secret appears in the error of a kickoff whose answer quot
 		expect(JSON.stringify([error.message, error.description, error.messages, error.errorResponse, error.stack])).not.toContain('node-option-secret-55aa');
 	});
 
+	it('a successful kickoff\'s answer that echoes Meta and the callback token: the output item shows neither, and keeps the kickoff_id', async () => {
+		const kickoffId = '5b2c7d1e-9a4f-4e61-8b2d-3c4d5e6f7a81';
+		const bearerToken = credentials().bearerToken;
+		const options = { webhookSecret: 'node-option-secret-66cc', crewWebhookUrl: 'http://127.0.0.1:9/legacy', eventStreamUrl: 'http://127.0.0.1:9/crew', eventStreamEvents: ['task'] };
+		const echo = { kickoff_id: kickoffId, accepted: { meta: { webhook_secret: 'node-option-secret-66cc' }, webhooks: { authentication: { token: bearerToken } } } };
+		crew.service.injectFault({ route: 'kickoff', kind: 'status', status: 200, body: JSON.stringify(echo) });
+		const { output } = await runCrewNode({ parameters: kickoff(options), credentials: credentials(), typeVersion: 1 });
+		expect(output[0].json).toEqual({ kickoff_id: kickoffId, accepted: { meta: { webhook_secret: '[token hidden]' }, webhooks: { authentication: { token: '[token hidden]' } } } });
+	});
+
+	it('node version 1\'s Webhook Secret option, repeated by the live status record\'s Meta: not in Kickoff and Wait\'s output, though the status reads never carried it', async () => {
+		crew.service.configure({ dialect: 'live' });
+		const options = { webhookSecret: 'node-option-secret-77dd', crewWebhookUrl: 'http://127.0.0.1:9/legacy', pollInterval: 0.05, timeout: 20 };
+		const { output } = await runCrewNode({ parameters: { ...kickoff(options), operation: 'kickoffAndWait' }, credentials: crew.credentials, typeVersion: 1 });
+		const shown = JSON.stringify(output);
+		expect(shown).toContain('"webhook_secret":"[token hidden]"');
+		expect(shown).not.toContain('node-option-secret-77dd');
+	});
+
 	it('Wait By: Callback, quoted in a 422: nor the execution\'s resume URL', async () => {
 		answerQuotingTheRequest('kickoff', 422);
 		const parameters = { operation: 'kickoffAndWait', waitBy: 'callback', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { timeout: 60 } };

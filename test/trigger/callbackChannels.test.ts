@@ -3,6 +3,9 @@
  * kicks off against the reference service, which calls a loopback receiver that
  * hands each request (headers and raw body as received) to the Crew Trigger.
  */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { answerFeedback } from '../../nodes/Crew/actions/feedbackRequest/answer.operation';
@@ -183,12 +186,57 @@ describe('Flow feedback request → Crew Trigger → Answer Feedback Request', (
 		}
 	});
 
+	it('Answer follows no redirect: a callback URL that answers 307 to the real one is that item\'s error, and the service gets no answer', async () => {
+		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: SIGNING_SECRET });
+		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET } });
+		await pausedKickoff();
+		await settledDeliveries('feedbackRequest');
+		const callbackUrl = trigger.started()[0].callback_url as string;
+		// An address that sends every POST on to the request's real callback URL, as a 307 keeps the method and the body.
+		const redirecting = http.createServer((request, response) => {
+			request.resume();
+			response.writeHead(307, { location: callbackUrl }).end();
+		});
+		await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+		try {
+			const { port } = redirecting.address() as AddressInfo;
+			const { output } = await runCrewNode({
+				parameters: { resource: 'feedbackRequest', operation: 'answerFeedback', callbackUrl: `http://127.0.0.1:${port}/respond?token=t`, feedback: 'approved' },
+				credentials: crew.credentials,
+				continueOnFail: true,
+			});
+			expect(output[0].json).toMatchObject({ error: `127.0.0.1:${port} answered 307, a redirect, which the node does not follow` });
+			expect(crew.service.feedbackRequests[0].answers).toEqual([]);
+		} finally {
+			await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+		}
+	});
+
+	it('the same signed request sent again within its 5 minutes (a replay) is answered 200 and starts nothing', async () => {
+		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: SIGNING_SECRET });
+		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET, headers: 'crewai', shape: 'flat' } });
+		await pausedKickoff();
+		await settledDeliveries('feedbackRequest');
+		expect(trigger.started()).toHaveLength(1);
+		// Whoever saw the call sends its bytes and headers again, as they were.
+		const { headers, rawBody } = trigger.calls[0].request;
+		const signature = Object.fromEntries(Object.entries(headers).filter(([name]) => /^x-crewai-(signature|timestamp)$/.test(name)));
+		const replay = await fetch(trigger.url, { method: 'POST', headers: { ...signature, 'content-type': 'application/json' }, body: rawBody });
+		expect(replay.status).toBe(200);
+		expect(trigger.calls[1].result).toEqual({ webhookResponse: { received: true, ignored: 'this feedback request was received before' } });
+		expect(trigger.started()).toHaveLength(1);
+		expect(trigger.logs.filter((line) => /took before; it starts nothing/.test(line))).toHaveLength(1);
+	});
+
 	it('a wrong signing secret is refused with 401 and starts nothing', async () => {
 		const trigger = await startTrigger(['feedbackRequest'], { signingSecret: 'whsec_not_the_one' });
 		crew.service.configure({ flowFeedback: { url: trigger.url, secret: SIGNING_SECRET } });
 		await pausedKickoff();
 		await settledDeliveries('feedbackRequest');
 		expect(trigger.received).toEqual([{ status: 401, items: undefined }]);
+		// A bare 401: the reason is in n8n's log only.
+		expect(trigger.refusedBodies).toEqual(['']);
+		expect(trigger.logs.filter((line) => line.includes('refused a call (feedbackRequest): the signature does not match'))).toHaveLength(1);
 	});
 
 	it('a request signed more than 5 minutes ago (a replay) is refused with 401', async () => {

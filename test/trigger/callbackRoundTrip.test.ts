@@ -14,7 +14,8 @@ const startReceiver = useTriggerReceivers();
 
 describe('Kickoff → service callback → Crew Trigger', () => {
 	it('delivers the crew\'s result to the trigger, which checks the secret and strips it', async () => {
-		const receiver = await startReceiver({ events: ['crew'], secret: 'round-trip-secret' });
+		// Node version 1: the Webhook Secret parameter of 0.1.0.
+		const receiver = await startReceiver({ events: ['crew'], secret: 'round-trip-secret' }, undefined, { typeVersion: 1 });
 		const { output } = await runCrewNode({
 			parameters: {
 				operation: 'kickoff',
@@ -38,7 +39,7 @@ describe('Kickoff → service callback → Crew Trigger', () => {
 	});
 
 	it('refuses the service\'s calls for a kickoff without the secret', async () => {
-		const receiver = await startReceiver({ events: ['crew'], secret: 'expected-secret' });
+		const receiver = await startReceiver({ events: ['crew'], secret: 'expected-secret' }, undefined, { typeVersion: 1 });
 		await runCrewNode({
 			parameters: { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "x"}', options: { crewWebhookUrl: receiver.url } },
 			credentials: crew.credentials,

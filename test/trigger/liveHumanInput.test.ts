@@ -70,6 +70,25 @@ describe('Human Input Webhook URL → live call → Crew Trigger → Resume', ()
 		expect(trigger.calls.map((call) => call.authorization)).toEqual([undefined]);
 	});
 
+	it('a Kickoff with a legacy Crew Webhook URL and a Legacy Webhook Secret: the call echoes meta whole, and the trigger\'s item shows no secret', async () => {
+		const LEGACY_SECRET = 'legacy-DISTINCTIVE-secret-41d7';
+		const credentials = { ...crew.credentials, metaSecret: LEGACY_SECRET } as typeof crew.credentials;
+		const parameters = pausingKickoff('');
+		for (const triggerCredential of [{ metaSecret: LEGACY_SECRET }, undefined]) {
+			const trigger = await startTrigger(triggerCredential);
+			const before = crew.service.webhookDeliveries.filter((delivery) => delivery.kind === 'humanInput').length;
+			await runCrewNode({ parameters: { ...parameters, options: { ...parameters.options, humanInputWebhookUrl: trigger.url, crewWebhookUrl: 'http://127.0.0.1:9/legacy' } }, credentials });
+			await humanInputCalls(before + 1);
+			// The service's call carried the secret in meta, as the live service echoes it.
+			const delivery = crew.service.webhookDeliveries.filter((each) => each.kind === 'humanInput').at(-1);
+			expect(delivery?.payload).toMatchObject({ meta: { webhook_secret: LEGACY_SECRET } });
+			const [item] = trigger.started();
+			expect(item).toMatchObject({ event: 'human_input_requested', authenticated: false, payload: { meta: { reference: { humanInput: { taskId: 'analysis_task' } } } } });
+			expect(JSON.stringify(item)).not.toContain(LEGACY_SECRET);
+			expect(trigger.logs.join('\n')).not.toContain(LEGACY_SECRET);
+		}
+	});
+
 	it('a rejection sent with Human Input Webhook URL: the resumed run pauses again and calls the trigger with its own kickoff id', async () => {
 		const trigger = await startTrigger(undefined);
 		await runCrewNode({ parameters: pausingKickoff(trigger.url), credentials: crew.credentials });

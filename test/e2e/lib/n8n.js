@@ -141,6 +141,15 @@ class N8n {
 		};
 	}
 
+	/** Everything this n8n's processes logged so far (the crew service's log beside them left out). */
+	loggedText() {
+		return fs
+			.readdirSync(this.logDir)
+			.filter((f) => f.endsWith('.log') && !/^crew-service/.test(f))
+			.map((f) => fs.readFileSync(path.join(this.logDir, f), 'utf8'))
+			.join('\n');
+	}
+
 	logFile(name) {
 		this.seq += 1;
 		return path.join(this.logDir, `${String(this.seq).padStart(2, '0')}-${name.replace(/[^\w.-]+/g, '_')}.log`);

@@ -14,10 +14,12 @@
 //   a second message in the same chat session continues the flow session ("Reply 2");
 //   streaming off: the response's `output` is the reply, and another chat gets its own session;
 //   n8n restarted between two messages of one chat: the same flow session answers;
+//   a person's second "yes" while the first "yes" is still being answered: a second message, sent
+//     once the first turn ended (the turn held until the second execution waits on it);
 //   no token in what the clients received or in n8n's logs.
 
 const { waitForWebhook } = require('../lib/webhookReady');
-const { sleep } = require('../lib/until');
+const { sleep, until } = require('../lib/until');
 const { postAndReadLines } = require('../lib/lines');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -160,6 +162,27 @@ async function run(t) {
 		assert.equal(body.flow_session_id, ctx.secondSession);
 		assert.equal(body.output, replyTo(2, 'After the restart'));
 		assert.equal((await sessions()).length, 2, 'no new flow session');
+	});
+
+	await check('a second "yes" while the first "yes" is still being answered: sent as a second message, after the first turn', async () => {
+		await crew.configure({ chat: {} });
+		const opened = await sendChat(ctx.baseUrl, workflows.lastNode, 'chat-yes', 'Start');
+		const sessionId = JSON.parse(opened.text).flow_session_id;
+		const session = async () => (await sessions()).find((each) => each.id === sessionId);
+		const streams = async () => (await crew.requests()).filter((r) => r.route === 'chatStream').length;
+		await crew.configure({ chat: { hold: true } });
+		const firstYes = sendChat(ctx.baseUrl, workflows.lastNode, 'chat-yes', 'yes');
+		await until('the first "yes" being answered', async () => (await session()).activeKickoffId !== null, 30000, 100);
+		const attached = (await streams()) + 1;
+		const secondYes = sendChat(ctx.baseUrl, workflows.lastNode, 'chat-yes', 'yes');
+		// The second execution found the first turn running and waits on it: only then does that turn end.
+		await until('the second execution waiting on the first turn', async () => (await streams()) >= attached, 30000, 100);
+		await crew.configure({ chat: {} });
+		await admin('POST', 'chat/release', {});
+		const [first, second] = await Promise.all([firstYes, secondYes]);
+		assert.equal(JSON.parse(first.text).output, replyTo(2, 'yes'), first.text.slice(0, 300));
+		assert.equal(JSON.parse(second.text).output, replyTo(3, 'yes'), second.text.slice(0, 300));
+		assert.deepEqual((await session()).messages.filter((m) => m.role === 'user').map((m) => m.content), ['Start', 'yes', 'yes']);
 	});
 
 	await check('no token in clear in n8n\'s logs', async () => {

@@ -12,14 +12,18 @@
 //                 at their defaults, which read the trigger's item; published (2.x) / active (1.x)
 //   kickoff.json  Kickoff 1.1 with Human Input Webhook URL = that trigger's production URL and no
 //                 callback secret in its Crew API credential, a crew that pauses at analysis_task (meta.reference)
+//   kickoff-legacy-secret.json  the same with a legacy Crew Webhook URL too, and a Crew API credential
+//                 holding a Legacy Webhook Secret (this suite's), which the kickoff puts in meta
 // and the checks: the kickoff sends the top-level humanInputWebhookUrl and no humanInputWebhook
 // object; the service's call (no auth) is answered 200; n8n ran the trigger workflow once, its
 // item {kickoff_id, task_id (a UUID), task_output, authenticated: false}; Resume sent executionId
 // and taskId and output the resumed run's result with kickoff_id = the new run and
-// resumed_kickoff_id = the paused one; a forged call naming two kickoff ids gets 401 and runs
-// nothing.
+// resumed_kickoff_id = the paused one; a forged call naming two kickoff ids gets a bare 401 (the
+// reason in n8n's log) and runs nothing; the legacy kickoff's call echoes meta with the secret, and
+// neither the trigger's item nor anything n8n stored or logged shows it.
 
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -35,7 +39,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // After the refused call was answered: how long no execution may appear.
 const QUIET_MS = 2000;
 
-const { sleep } = require('../lib/until');
+const { sleep, until } = require('../lib/until');
+const { registerSecret } = require('../lib/tokens');
+
+// The Legacy Webhook Secret of this suite's credential, made once per run; the closing check looks for it too.
+const LEGACY_CREDENTIAL = { id: 'crewLegacySecr01', name: 'Crew (legacy webhook secret, e2e)' };
+const LEGACY_SECRET = `legacy-e2e-${crypto.randomBytes(16).toString('hex')}`;
+registerSecret('legacy webhook secret', LEGACY_SECRET);
 
 /** workflows/live-human-input/*.json by file name, the trigger's URL filled in. */
 function loadWorkflows(url) {
@@ -112,10 +122,26 @@ async function run(t) {
 		});
 		const text = await res.text();
 		assert.equal(res.status, 401, `${res.status} ${text.slice(0, 300)}`);
-		assert.match(text, /kickoff_id and execution_id differ/);
+		// A bare 401: the reason is in n8n's log only.
+		assert.equal(text, '');
+		// n8n writes its log lines a moment after the answer.
+		await until("the refusal's reason in n8n's log", () => /Crew Trigger "Crew Trigger" refused a call \(humanInput\): the call's kickoff_id and execution_id differ/.test(n8n.loggedText()), 15000, 250);
 		await sleep(QUIET_MS);
 		const fresh = (await rest.executions(triggerId)).filter((e) => !ctx.known.has(String(e.id)));
 		assert.deepEqual(fresh.map((e) => `${e.id} ${e.status}`), [], 'no new execution');
+	});
+
+	await check("a Kickoff with a legacy Crew Webhook URL and a Legacy Webhook Secret: the call echoes meta with it; the trigger's item and its stored run show none", async () => {
+		const kickoffId = await kickoffVia(n8n, crew, workflows['kickoff-legacy-secret'], undefined, (wf) => t.run(wf.id));
+		const { delivery } = await answeredDelivery(crew, kickoffId);
+		assert.equal(delivery.status, 200, `answered ${delivery.status}${delivery.error ? ` (${delivery.error})` : ''}`);
+		assert.equal(delivery.payload.meta.webhook_secret, LEGACY_SECRET, 'the service echoed the secret in meta');
+		const { data } = await theNewExecution({ n8n, rest, workflowId: triggerId, known: ctx.known, timeoutMs: 60000 });
+		const [item] = items({ data }, TRIGGER_NODE).map((i) => i.json);
+		assert.equal(item.kickoff_id, kickoffId);
+		assert.deepEqual(item.payload.meta, { reference: { durationMs: 1500, humanInput: { taskId: 'analysis_task' } } });
+		assert.ok(!JSON.stringify(data).includes(LEGACY_SECRET), 'the Legacy Webhook Secret is in the stored run');
+		assert.ok(!n8n.loggedText().includes(LEGACY_SECRET), "the Legacy Webhook Secret is in n8n's log");
 	});
 }
 
@@ -128,4 +154,5 @@ function triggerUrlOf(baseUrl) {
 module.exports = {
 	name: 'liveHumanInput', title: 'Human input as the hosted service does it today',
 	majors: ['1', '2'], needs: { server: true }, service: { dialect: 'live' }, workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)), run,
+	credentials: ({ crewUrl, tokens }) => [{ ...LEGACY_CREDENTIAL, type: 'crewApi', data: { baseUrl: crewUrl, token: tokens.organization, metaSecret: LEGACY_SECRET } }],
 };

@@ -12,7 +12,7 @@ const bearer = { authorization: `Bearer ${TOKEN}` };
 const event = (id: string, type: string, timestamp: string, data: object = {}) => ({ id, execution_id: 'k-1', timestamp, type, data });
 function call(overrides: Partial<IncomingCall>): IncomingCall {
 	const body = overrides.body ?? {};
-	return { headers: {}, body, rawBody: JSON.stringify(body), picked: ['all'], secrets: { bearerToken: TOKEN, signingSecret: SECRET }, legacySecretParameter: '', nowMs: NOW, ...overrides };
+	return { headers: {}, body, rawBody: JSON.stringify(body), picked: ['all'], secrets: { bearerToken: TOKEN, signingSecret: SECRET }, legacySecretParameter: '', credentialSecrets: [TOKEN, SECRET], nowMs: NOW, ...overrides };
 }
 function signed(body: object, timestamp = Math.floor(NOW / 1000), family: 'current' | 'crewai' = 'current', secret = SECRET) {
 	const rawBody = JSON.stringify(body);
@@ -111,7 +111,7 @@ describe('receiveCall: flow feedback requests', () => {
 	it('accepts a bare hex signature (the current doc\'s own snippet compares one)', () => {
 		const { headers, rawBody } = signed(nested);
 		headers['x-signature'] = headers['x-signature'].slice('sha256='.length);
-		expect(verifyFeedbackSignature({ headers, rawBody, secret: SECRET, nowMs: NOW })).toEqual({ ok: true });
+		expect(verifyFeedbackSignature({ headers, rawBody, secret: SECRET, nowMs: NOW })).toEqual({ ok: true, signedAtMs: Math.floor(NOW / 1000) * 1000, signature: headers['x-signature'] });
 	});
 	it('refuses a wrong secret, a changed body, no signature, no secret configured', () => {
 		expect(receiveCall(call({ body: nested, ...signed(nested, undefined, 'current', 'whsec_other') }))).toMatchObject({ kind: 'refused' });
@@ -123,7 +123,7 @@ describe('receiveCall: flow feedback requests', () => {
 	it('refuses a replay: a timestamp more than 5 minutes away from the clock, either way', () => {
 		const at = Math.floor(NOW / 1000);
 		const check = (timestamp: number, nowMs: number) => verifyFeedbackSignature({ ...signed(nested, timestamp), secret: SECRET, nowMs });
-		expect(check(at, NOW + 300_000)).toEqual({ ok: true });
+		expect(check(at, NOW + 300_000)).toEqual({ ok: true, signedAtMs: at * 1000, signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
 		expect(check(at, NOW + 301_000)).toMatchObject({ ok: false, reason: expect.stringMatching(/5 minutes/) });
 		expect(check(at + 301, NOW)).toMatchObject({ ok: false });
 		expect(verifyFeedbackSignature({ headers: { 'x-signature': 'sha256=00', 'x-timestamp': 'yesterday' }, rawBody: '{}', secret: SECRET, nowMs: NOW })).toMatchObject({ ok: false, reason: expect.stringMatching(/Unix seconds/) });
@@ -142,5 +142,50 @@ describe('receiveCall: legacy URLs', () => {
 		expect(receiveCall(call({ body: crewPayload, picked: ['crew'], secrets: { metaSecret: 'other' } }))).toMatchObject({ kind: 'refused' });
 		expect(receiveCall(call({ body: crewPayload, picked: ['crew'], secrets: {}, legacySecretParameter: 'other' }))).toMatchObject({ kind: 'refused' });
 		expect(receiveCall(call({ body: { ...crewPayload, meta: {} }, picked: ['runFinished'], secrets: {} }))).toMatchObject({ kind: 'accepted' });
+	});
+});
+
+describe('receiveCall: no secret of the credential in any item, on every channel', () => {
+	const LEGACY = 'legacy-secret-7c2e';
+	const API_TOKEN = 'api-token-5d1f9a';
+	const secrets = [API_TOKEN, TOKEN, SECRET, LEGACY];
+
+	it('the live human-input call echoes the kickoff\'s meta whole: its webhook_secret is left out, even with no credential selected', () => {
+		const body = { kickoff_id: 'k-7', execution_id: 'k-7', task_id: 't-1', task_output: 'Draft', meta: { run: 1, webhook_secret: LEGACY } };
+		const withCredential = receiveCall(call({ body, picked: ['humanInput'], secrets: { metaSecret: LEGACY }, credentialSecrets: secrets }));
+		const withNone = receiveCall(call({ body, picked: ['humanInput'], secrets: {}, credentialSecrets: [] }));
+		for (const outcome of [withCredential, withNone]) {
+			expect(outcome).toMatchObject({ kind: 'accepted', items: [{ kickoff_id: 'k-7', payload: { meta: { run: 1 } } }] });
+			expect(JSON.stringify(outcome)).not.toContain(LEGACY);
+		}
+	});
+
+	it('a secret of the credential quoted anywhere in a stream event, an authenticated human-input call or a feedback request is hidden; ids stay whole', () => {
+		const stream = receiveCall(call({ body: { events: [event('e-1', 'task_completed', '2026-08-01T10:00:00Z', { output: `used ${API_TOKEN} and ${LEGACY}` })] }, headers: bearer, credentialSecrets: secrets }));
+		const human = receiveCall(call({ body: { execution_id: 'k-9', task_id: 't', output: `Bearer ${TOKEN}` }, headers: bearer, credentialSecrets: secrets }));
+		const body = { event: 'new_request', request: { id: 'r-9', message: `signed with ${SECRET}` }, callback_url: 'https://app.example/respond?token=t' };
+		const feedback = receiveCall(call({ body, ...signed(body), credentialSecrets: secrets }));
+		for (const outcome of [stream, human, feedback]) {
+			expect(outcome.kind).toBe('accepted');
+			const text = JSON.stringify(outcome);
+			for (const secret of secrets) expect(text).not.toContain(secret);
+			expect(text).toContain('[token hidden]');
+		}
+		expect(stream).toMatchObject({ items: [{ kickoff_id: 'k-1', id: 'e-1' }] });
+		expect(feedback).toMatchObject({ items: [{ request_id: 'r-9' }] });
+	});
+
+	it('a legacy call: the 0.1.0 parameter\'s secret too', () => {
+		const payload = { kickoff_id: 'k', result: `done (${LEGACY})`, token_usage: {}, meta: { webhook_secret: LEGACY } };
+		const outcome = receiveCall(call({ body: payload, picked: ['crew'], secrets: {}, credentialSecrets: [], legacySecretParameter: LEGACY }));
+		expect(outcome).toMatchObject({ kind: 'accepted', items: [{ result: 'done ([token hidden])', meta: {} }] });
+	});
+});
+
+describe('receiveCall: a signed feedback request says what tells a replay of it', () => {
+	it('its type and request id, and when it was signed', () => {
+		const body = { event_type: 'new_request', id: 'r-5', callback_url: 'https://app.example/r5?token=t' };
+		const at = Math.floor(NOW / 1000) - 30;
+		expect(receiveCall(call({ body, ...signed(body, at) }))).toMatchObject({ kind: 'accepted', once: { key: 'new_request:r-5', signedAtMs: at * 1000 } });
 	});
 });

@@ -20,6 +20,20 @@ describe('answering a flow feedback request', () => {
 			expect(message).not.toContain('SECRET-TOKEN-123');
 		}
 	});
+	it('takes https, and plain http only for a service on your own network, as the Base URL does; the refusal shows no part of the URL', () => {
+		expect(readCallbackUrl(URL_WITH_TOKEN)).toBe(URL_WITH_TOKEN);
+		for (const local of ['http://127.0.0.1:8787/respond?token=T', 'http://10.1.2.3/respond?token=T', 'http://crew-service:8787/respond?token=T', 'http://[::1]:8080/respond?token=T']) expect(readCallbackUrl(local)).toBe(local);
+		const publicHttp = URL_WITH_TOKEN.replace('https:', 'http:');
+		let error: Error & { description?: string } = new Error('none');
+		try {
+			readCallbackUrl(publicHttp);
+		} catch (thrown) {
+			error = thrown as Error & { description?: string };
+		}
+		expect(error.message).toMatch(/^Callback URL must be an https:\/\/ address: http:\/\/ is taken only for a service on your own network/);
+		expect(error.description).toMatch(/Nothing was sent\.$/);
+		expect(`${error.message} ${error.description}`).not.toMatch(/SECRET-TOKEN-123|app\.example\.com/);
+	});
 	it('sends {feedback, source}; empty feedback is an error', () => {
 		expect(feedbackBody(' approved ')).toEqual({ feedback: 'approved', source: 'n8n' });
 		expect(() => feedbackBody('  ')).toThrow('Feedback is empty');
@@ -33,6 +47,7 @@ describe('answering a flow feedback request', () => {
 		expect(interpretFeedbackAnswer(401, {}, 'h')).toMatchObject({ ok: false, message: 'h refused the callback URL\'s token (401)' });
 		expect(interpretFeedbackAnswer(404, {}, 'h')).toMatchObject({ ok: false, message: 'h knows no such feedback request (404)' });
 		expect(interpretFeedbackAnswer(502, 'Bad gateway', 'h')).toMatchObject({ ok: false, message: 'h answered 502 to the feedback' });
+		expect(interpretFeedbackAnswer(307, '', 'h')).toMatchObject({ ok: false, message: 'h answered 307, a redirect, which the node does not follow' });
 	});
 	it('posts once, and a network failure names the host and code, not the URL the client error carries', async () => {
 		const calls: string[] = [];

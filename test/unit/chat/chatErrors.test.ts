@@ -4,10 +4,11 @@ import type { INode } from 'n8n-workflow';
 import { chatError, outcomeError, stepAdvice } from '../../../nodes/chat/chatErrors';
 import type { ChatStep } from '../../../nodes/chat/chatErrors';
 import type { CrewAnswer } from '../../../nodes/transport';
+import { Redactor } from '../../../nodes/transport/redactor';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1, position: [0, 0], parameters: {} };
 const secret = 'tok-SECRET-123456';
-const connection = { baseUrl: 'https://flow.example.com', secret };
+const connection = { baseUrl: 'https://flow.example.com', secret, secrets: [secret] };
 const SESSION = '0b6f3c1e-5a4d-4c4e-9a57-1f2d3c4b5a69';
 
 const http = (statusCode: number, body: unknown = undefined): CrewAnswer => ({ kind: 'http', statusCode, body });
@@ -23,8 +24,8 @@ describe('stepAdvice', () => {
 		}
 	});
 
-	it('tells a 404 on a session\'s step to start a new session, and elsewhere to check the Base URL', () => {
-		for (const step of ['history', 'message', 'stream'] as ChatStep[]) expect(stepAdvice(step, http(404))).toMatch(/^The flow knows no session with this ID\. Clear the Flow Session ID option/);
+	it('tells a 404 on a session\'s step to send again (the node starts a new session itself), and elsewhere to check the Base URL', () => {
+		for (const step of ['history', 'message', 'stream'] as ChatStep[]) expect(stepAdvice(step, http(404))).toMatch(/^The flow knows no session with this ID\. Send the message again: the node then starts a new session/);
 		for (const step of ['inspect', 'start'] as ChatStep[]) expect(stepAdvice(step, http(404))).toMatch(/^Check the Base URL .*no path after it\.$/);
 	});
 
@@ -57,7 +58,8 @@ describe('chatError', () => {
 	});
 
 	it('keeps the token out of the message, even when the service echoes it', () => {
-		const error = chatError(node, connection, 'inspect', http(401, { detail: `token ${secret} is not valid` }), 0);
+		// As the transport gives the answer: with the request's secrets hidden.
+		const error = chatError(node, connection, 'inspect', new Redactor(connection.secrets).answer(http(401, { detail: `token ${secret} is not valid` })), 0);
 		expect(error.message).toBe('The flow answered 401 while checking the deployment: token [token hidden] is not valid');
 		expect(JSON.stringify(error)).not.toContain(secret);
 	});

@@ -5,7 +5,7 @@
  */
 import type { CrewAnswer } from '../../../nodes/transport/answers';
 import { ATTACH_RETRY_WAIT_MS, HISTORY_SETTLE_READS, HISTORY_SETTLE_WAIT_MS, runTurn, STREAM_RETRY_WAIT_MS } from '../../../nodes/chat/turn';
-import type { ChatRequests, OpenStream, TurnClock } from '../../../nodes/chat/turn';
+import type { ChatRequests, OpenStream, SentMessage, TurnClock } from '../../../nodes/chat/turn';
 
 const MESSAGE = 'What is the refund window?';
 const REPLY = 'Thirty days from delivery.';
@@ -82,16 +82,19 @@ function fakeClock(cancelAfterSleeps = Infinity) {
 	return { clock, sleeps };
 }
 
-async function turn(script: Script, options: { deadline?: number; cancelAfterSleeps?: number; message?: string } = {}) {
+async function turn(script: Script, options: { deadline?: number; cancelAfterSleeps?: number; message?: string; sentEarlier?: SentMessage } = {}) {
 	const chat = fakeChat(script);
 	const { clock, sleeps } = fakeClock(options.cancelAfterSleeps);
 	const told: string[] = [];
+	const sending: SentMessage[] = [];
 	const outcome = await runTurn(chat.requests, options.message ?? MESSAGE, {
 		deadline: options.deadline ?? 60_000,
 		clock,
 		onText: async (text) => void told.push(text),
+		sentEarlier: options.sentEarlier,
+		onSending: (sent) => void sending.push(sent),
 	});
-	return { outcome, told, sleeps, asked: chat.asked, closed: chat.closedCount() };
+	return { outcome, told, sleeps, asked: chat.asked, closed: chat.closedCount(), sending };
 }
 
 const answered: Message[] = [
@@ -213,13 +216,15 @@ describe('runTurn: the message is sent at most once', () => {
 	});
 
 	it('attaches to this message\'s turn still running (an earlier execution sent it) and tells its text, without sending it again', async () => {
+		// The earlier try of this execution sent it as the session's first message.
 		const { outcome, told, asked } = await turn({
 			histories: [history([['user', MESSAGE]], 'k-1'), history(answered)],
 			streams: [{ pieces: [token('1-1', REPLY), completed('1-2')] }],
-		});
+		}, { sentEarlier: { position: 0 } });
 		expect(outcome).toEqual({ kind: 'replied', reply: REPLY, frameCount: 2, sent: false });
 		expect(told).toEqual([REPLY]);
-		expect(asked).toEqual(['history', 'stream after 0-0', 'history', 'history']);
+		// The history is not read once more to tell by the text whether that turn was this message's: the execution knows.
+		expect(asked).toEqual(['history', 'stream after 0-0', 'history']);
 	});
 
 	it('waits out another message\'s turn in silence, then sends its own', async () => {
@@ -231,6 +236,47 @@ describe('runTurn: the message is sent at most once', () => {
 		expect(outcome).toEqual({ kind: 'replied', reply: REPLY, frameCount: 2, sent: true });
 		expect(told).toEqual([REPLY]);
 		expect(asked).toEqual(['history', 'stream after 0-0', 'history', 'history', 'message', 'stream after 0-0', 'history']);
+	});
+});
+
+describe('runTurn: a message is known by the execution that sent it, not by its text', () => {
+	const YES = 'yes';
+	const first: Message[] = [['user', YES], ['assistant', 'Booked.']];
+	const both: Message[] = [...first, ['user', YES], ['assistant', 'Paid.']];
+
+	it('a second "yes" while the first one\'s turn still runs (another execution sent it) is sent as a second message, after that turn', async () => {
+		const { outcome, told, asked, sending } = await turn({
+			histories: [history([['user', YES]], 'k-1'), history(first), history(first), history(both)],
+			streams: [{ pieces: [token('1-1', 'Booked.'), completed('1-2')] }, { pieces: [token('2-1', 'Paid.'), completed('2-2')] }],
+		}, { message: YES });
+		expect(outcome).toEqual({ kind: 'replied', reply: 'Paid.', frameCount: 2, sent: true });
+		// The first turn's text was not this person's answer: only the second's is told.
+		expect(told).toEqual(['Paid.']);
+		expect(asked.filter((request) => request === 'message')).toHaveLength(1);
+		expect(sending).toEqual([{ position: 1 }]);
+	});
+
+	it('a second "yes" whose turn has not started yet is not taken for the first one\'s, which the history already answers', async () => {
+		const { outcome, asked } = await turn({
+			histories: [history(first), history(first), history(both)],
+			streams: [http(409), { pieces: [token('2-1', 'Paid.'), completed('2-2')] }],
+		}, { message: YES });
+		expect(outcome).toMatchObject({ kind: 'replied', reply: 'Paid.' });
+		expect(asked).toEqual(['history', 'message', 'stream after 0-0', 'history', 'stream after 0-0', 'history']);
+	});
+
+	it('a try of the same execution whose message\'s turn is over reads its reply, sends nothing and tells it whole', async () => {
+		const { outcome, asked, sending } = await turn({ histories: [history(both)], streams: [] }, { message: YES, sentEarlier: { position: 0 } });
+		expect(outcome).toEqual({ kind: 'replied', reply: 'Booked.', frameCount: 0, sent: false });
+		expect(asked).toEqual(['history']);
+		expect(sending).toEqual([]);
+	});
+
+	it('a try of the same execution whose message never reached the flow sends it', async () => {
+		const { outcome, asked, sending } = await turn({ histories: [history(first), history(both)], streams: [{ pieces: [completed('2-1')] }] }, { message: YES, sentEarlier: { position: 1 } });
+		expect(outcome).toMatchObject({ kind: 'replied', reply: 'Paid.', sent: true });
+		expect(asked.filter((request) => request === 'message')).toHaveLength(1);
+		expect(sending).toEqual([{ position: 1 }]);
 	});
 });
 

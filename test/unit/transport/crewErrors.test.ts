@@ -3,12 +3,14 @@ import type { INode } from 'n8n-workflow';
 
 import { ADVICE, adviceCode, adviceFor, crewAnswerError, INPUTS_ID_ADVICE } from '../../../nodes/transport/crewErrors';
 import type { CrewAction } from '../../../nodes/transport/crewErrors';
+import { Redactor } from '../../../nodes/transport/redactor';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1, position: [0, 0], parameters: {} };
 const secret = 'tok-SECRET-123456';
 
+/** The error for an answer as the transport gives it: with the token hidden by the request's redactor. */
 function httpError(statusCode: number, body: unknown, action: CrewAction = 'kickoff', kickoffId?: string) {
-	return crewAnswerError(node, { kind: 'http', statusCode, body }, { action, itemIndex: 2, kickoffId, secret });
+	return crewAnswerError(node, new Redactor([secret]).answer({ kind: 'http', statusCode, body }), { action, itemIndex: 2, kickoffId });
 }
 
 describe('crewAnswerError', () => {
@@ -126,7 +128,8 @@ describe('advice per operation and status code', () => {
 describe('a 4xx that quotes the token past the 300 characters of the service\'s words', () => {
 	it('shows no part of it: the token is hidden before the words are shortened', () => {
 		const long = `tok-${'a1b2c3d4'.repeat(40)}`;
-		const error = crewAnswerError(node, { kind: 'http', statusCode: 400, body: { detail: `${'x'.repeat(250)} Authorization: Bearer ${long}` } }, { action: 'getInputs', itemIndex: 0, secret: long });
+		const answer = new Redactor([long]).answer({ kind: 'http', statusCode: 400, body: { detail: `${'x'.repeat(250)} Authorization: Bearer ${long}` } });
+		const error = crewAnswerError(node, answer, { action: 'getInputs', itemIndex: 0 });
 		expect(error.message).not.toContain(long.slice(0, 12));
 	});
 });

@@ -64,4 +64,9 @@ describe('answerWithSecretsHidden', () => {
 		const answer = { kind: 'http' as const, statusCode: 200, body: { kickoff_id: '97eba64f-958c-40a0-b61c-625fe635a3c0' } };
 		expect(answerWithSecretsHidden(answer, ['958c'])).toEqual(answer);
 	});
+
+	it('hides the secrets in a success\'s other texts: only the fields read as identifiers are left whole', () => {
+		const answer = { kind: 'http' as const, statusCode: 200, body: { kickoff_id: '97eba64f-958c-40a0-b61c-625fe635a3c0', meta: { webhook_secret: 'sent-secret-1' } } };
+		expect(answerWithSecretsHidden(answer, ['sent-secret-1', '958c'])).toEqual({ ...answer, body: { kickoff_id: '97eba64f-958c-40a0-b61c-625fe635a3c0', meta: { webhook_secret: '[token hidden]' } } });
+	});
 });

@@ -27,7 +27,7 @@ describe('startedCrews', () => {
 		const { context: fake, credentialReads } = context(true);
 		const { running, connection } = await startedCrews(fake, [started(0), failed(1, 'refused'), started(2)], STOPPING, () => false);
 		expect(running.map((kickoff) => kickoff.kickoffId)).toEqual(['k0', 'k2']);
-		expect(connection).toEqual({ baseUrl: 'https://crew.example.com', secret: 'secret' });
+		expect(connection).toEqual({ baseUrl: 'https://crew.example.com', secret: 'secret', secrets: ['secret'] });
 		expect(credentialReads).toEqual([0]);
 	});
 

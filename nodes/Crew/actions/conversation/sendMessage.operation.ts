@@ -6,6 +6,7 @@ import { chatRequests, checkConversational, startSession } from '../../../chat/c
 import { chatStream } from '../../../chat/chatStream';
 import { findSession, keepSession } from '../../../chat/sessions';
 import { runTurn } from '../../../chat/turn';
+import { rememberSending, sentEarlier, turnMemoryOf } from '../../../chat/turnMemory';
 import { getCrewConnection } from '../../../transport';
 import type { OperationTools } from '../../../itemResults/operationTools';
 import { isToolCall } from '../common/toolAnswer';
@@ -150,7 +151,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		await stream.text(text);
 	};
 	const deadline = tools.now() + timeoutSeconds * 1000;
-	const turn = async () => await runTurn(chatRequests(this, connection, sessionId, message, tools), message, { deadline, clock: tools, onText });
+	// What an earlier try of this execution sent: a repeated execution is known by the execution, not by the message's text.
+	const memory = turnMemoryOf(this, itemIndex);
+	const turn = async () =>
+		await runTurn(chatRequests(this, connection, sessionId, message, tools), message, {
+			deadline,
+			clock: tools,
+			onText,
+			sentEarlier: memory && sentEarlier(memory.nodeContext, memory.key, sessionId),
+			onSending: memory ? (sent) => rememberSending(memory.nodeContext, memory.key, sessionId, sent) : undefined,
+		});
 	let outcome = await turn();
 	const known = remembered !== undefined || givenSession !== '';
 	if (known && outcome.kind === 'refused' && outcome.step === 'history' && outcome.answer.kind === 'http' && outcome.answer.statusCode === 404) {

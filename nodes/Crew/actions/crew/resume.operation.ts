@@ -5,8 +5,6 @@ import { buildResumeBody, readResumedRunId } from '../../../records/resumeBody';
 import type { ResumeUrls } from '../../../records/resumeBody';
 import { isPlainObject } from '../../../records/plainObject';
 import { crewAnswerError } from '../../../transport/crewErrors';
-import { answerWithSecretsHidden } from '../../../transport/hiddenSecrets';
-import { secretsSentIn } from '../../../records/sentSecrets';
 import { getCrewConnection, isSuccess } from '../../../transport';
 import type { CrewConnection, CrewContext } from '../../../transport';
 import { postAtMostOnce } from '../../../transport/postOnce';
@@ -148,7 +146,8 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 		...readResumeUrls(context, itemIndex),
 	});
 	const sent = await tries.send(itemIndex, {}, async () => {
-		const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/resume', body, tools.sleep), [connection.secret, ...secretsSentIn(body)]);
+		// Every secret the resume carried (a signed Human Input Webhook URL) is hidden in the answer by the transport.
+		const answer = await postAtMostOnce(sender, connection, '/resume', body, tools.sleep);
 		if (!isSuccess(answer)) return failedSend(crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl }), answer);
 		return { kind: 'started', kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId, answer: isPlainObject(answer.body) ? answer.body : {} };
 	});

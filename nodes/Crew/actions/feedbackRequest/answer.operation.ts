@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.callback_url }}',
 		required: true,
 		description:
-			'The callback_url of a "Flow Feedback Requested" item from the Crew Trigger. It carries its own token, so it is hidden here and never shown in output or errors.',
+			'The callback_url of a "Flow Feedback Requested" item from the Crew Trigger. It carries its own token, so it is hidden here and never shown in output or errors; it is sent to over https only (http only to a service on your own network), and never redirected.',
 		displayOptions: show,
 	},
 	{
@@ -36,8 +36,9 @@ export type PostJson = (url: string, body: IDataObject) => Promise<{ statusCode:
 
 /**
  * Answers one feedback request: one POST, never retried (a second answer is
- * refused with 409, and a lost answer may have been recorded). No Authorization
- * header: the token is in the URL, and the Crew API token must not go to another host.
+ * refused with 409, and a lost answer may have been recorded), to an https URL (see
+ * readCallbackUrl), never redirected. No Authorization header: the token is in the
+ * URL, and the Crew API token must not go to another host.
  */
 export async function answerFeedback(post: PostJson, callbackUrlValue: unknown, feedbackValue: unknown) {
 	const callbackUrl = readCallbackUrl(callbackUrlValue);
@@ -71,6 +72,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			// A redirect would carry the feedback, and the URL's token with it, to an address nobody checked: its 3xx is the item's error.
+			disableFollowRedirect: true,
 			timeout: REQUEST_TIMEOUT_MS,
 		})) as { statusCode: number; body: unknown };
 		return { statusCode: response.statusCode, body: response.body };
