@@ -7,8 +7,6 @@ import type { NodeContext, RunMemory, SentRequest } from './earlierTries';
 import type { SendOutcome } from '../kickoff/sendOutcome';
 import type { FirstPhaseOutcome } from '../waiting/firstPhase';
 import type { ItemOutcome } from '../itemResults/operationTools';
-import { scrubSecrets, scrubSecretsDeep, withSecretsHidden } from '../transport/hiddenSecrets';
-import { CREDENTIAL_SECRET_FIELDS, CREDENTIAL_TYPE } from '../transport';
 
 /**
  * The n8n side of what a node's tries remember (earlierTries.ts): one recorder per run
@@ -39,10 +37,8 @@ export interface Tries {
 	ended(kickoffs: ReadonlyArray<{ itemIndex: number }>, outcomes: readonly FirstPhaseOutcome[]): void;
 }
 
-/** What a send adds for its crew, beyond the credential's secrets. */
+/** What a send adds for its crew. */
 export interface CrewOfSend {
-	/** Secrets the request carries (a callback token, a signed resume URL): cleared from what is kept and from the error. */
-	secrets?: ReadonlyArray<string | undefined>;
 	/** Wait By: Callback: the hash of the crew's token, kept for the next try. */
 	tokenHash?: string;
 }
@@ -67,18 +63,6 @@ function answersOf(memory: RunMemory): Map<number, IDataObject> {
 function runIndexOf(context: IExecuteFunctions): number {
 	const read = Number(context.evaluateExpression('{{ $runIndex }}', 0));
 	return Number.isInteger(read) && read >= 0 ? read : 0;
-}
-
-/**
- * The Crew API credential's secrets: its token, the callback bearer token, the
- * human-input basic password, the legacy webhook secret and the flow signing secret.
- */
-async function credentialSecrets(context: IExecuteFunctions, itemIndex: number): Promise<string[]> {
-	const credentials = (await context.getCredentials(CREDENTIAL_TYPE, itemIndex).catch(() => ({}))) as IDataObject;
-	return CREDENTIAL_SECRET_FIELDS.flatMap((name) => {
-		const value = credentials[name];
-		return typeof value === 'string' && value.trim().length >= 4 ? [value.trim()] : [];
-	});
 }
 
 /**
@@ -113,17 +97,15 @@ function recorder(context: IExecuteFunctions, memory: RunMemory, sends: SentRequ
 				if (error instanceof Error) return { kind: 'failed', error, sent: 'no' };
 				throw error;
 			});
-			// Nothing kept or thrown shows a secret the request carried: the answer may quote the request.
-			const secrets = [...(await credentialSecrets(context, itemIndex)), ...(crew.secrets ?? [])];
+			// The transport hid every secret the request carried from its answer, and so from what is kept here.
 			if (outcome.kind === 'failed') {
-				if (outcome.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: scrubSecrets(outcome.answered, secrets), sentAt: now() });
-				throw withSecretsHidden(outcome.error, secrets);
+				if (outcome.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: outcome.answered, sentAt: now() });
+				throw outcome.error;
 			}
 			const kickoff = { request, kickoffId: outcome.kickoffId, startedAt: now(), ...(crew.tokenHash ? { tokenHash: crew.tokenHash } : {}) };
 			rememberKickoff(memory, itemIndex, kickoff);
-			const answer = scrubSecretsDeep(outcome.answer, secrets) as IDataObject;
-			answersOf(memory).set(itemIndex, answer);
-			return { kickoffId: kickoff.kickoffId, startedAt: kickoff.startedAt, tokenHash: crew.tokenHash, answer };
+			answersOf(memory).set(itemIndex, outcome.answer);
+			return { kickoffId: kickoff.kickoffId, startedAt: kickoff.startedAt, tokenHash: crew.tokenHash, answer: outcome.answer };
 		},
 		ended(kickoffs, outcomes) {
 			kickoffs.forEach(({ itemIndex }, position) => rememberEnding(memory, itemIndex, tryEndingOf(outcomes[position], sends)));

@@ -59,23 +59,14 @@ async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resu
 		const files = await readItemFiles(context, itemIndex);
 		const connection = await getCrewConnection(context, itemIndex);
 		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		// The resume URL (n8n may sign it) and the crew's token are sent with the kickoff: nothing kept or thrown shows them.
+		// The resume URL (n8n may sign it) and the crew's token go with the kickoff: the transport hides both in its answer.
 		const token = newCallbackToken();
-		const crew = { secrets: [resumeUrl, signatureOf(resumeUrl), token], tokenHash: hashCallbackToken(token) };
+		const crew = { tokenHash: hashCallbackToken(token) };
 		const webhooks = { webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) };
 		const started = await tries.send(itemIndex, crew, async () => await startCrew(context, connection, itemIndex, { ...body, ...webhooks }, tools.sleep, files, sender));
 		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: started.startedAt, seen: started.seen }, tokenHash: started.tokenHash };
 	} catch (error) {
 		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
-	}
-}
-
-/** The signature n8n may add to a resume URL (`?signature=…`), a secret of its own. */
-function signatureOf(resumeUrl: string): string | undefined {
-	try {
-		return new URL(resumeUrl).searchParams.get('signature') ?? undefined;
-	} catch {
-		return undefined;
 	}
 }
 
