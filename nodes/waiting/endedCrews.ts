@@ -2,8 +2,8 @@ import type { WaitOutcome } from './waitForCompletion';
 
 /**
  * What one n8n process remembers of the parked batches it is called for: which awaited
- * crews it read ending (their keys, and the task a human-input call named for a pause),
- * the reads of crews in flight, and which batches it resumed. No status record and no
+ * crews it saw end, by their own call or a read (their keys, and the task a human-input
+ * call named for a pause), the reads of crews in flight, and which batches it resumed. No status record and no
  * result outlive a read: the call that completes a batch reads the records of the crews
  * earlier calls saw end. The crews and reads are a saving of status reads (without them
  * every call would read again the crews that ended before it, and calls that arrive
