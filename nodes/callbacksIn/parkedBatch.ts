@@ -161,14 +161,19 @@ export function readParkedCall(awaited: readonly AwaitedEntry[], authorization: 
 }
 
 /**
- * What a read of another awaited crew, made when some crew called, says of it: its end,
- * or undefined while it may still run. NOT FOUND inside the registration window after
- * its kickoff is a run not registered yet (the first phase may be shorter than the
- * window); after it, the kickoff having been answered with this id, it is the live
- * service's word for a crew waiting on a human. A crew parked by an older version,
- * whose kickoff time is not known, is past the window.
+ * An awaited crew's record as a parked batch reads it when some crew called. NOT FOUND
+ * inside the registration window after its kickoff is a run not registered yet (the first
+ * phase may be shorter than the window), left as it is; after it, the kickoff having been
+ * answered with this id, it is the live service's word for a crew waiting on a human. A
+ * crew parked by an older version, whose kickoff time is not known, is past the window.
  */
+export function awaitedStatus(status: CrewStatus, sinceKickoffMs: number | undefined): CrewStatus {
+	const registering = sinceKickoffMs !== undefined && inRegistrationWindow(sinceKickoffMs);
+	return status.state === 'not_found' && !registering ? pausedFromNotFound(status) : status;
+}
+
+/** What that record says of the crew: its end, or undefined while it may still run (or is not registered yet). */
 export function awaitedEnding(status: CrewStatus, sinceKickoffMs: number | undefined): WaitOutcome | undefined {
-	if (status.state === 'not_found') return sinceKickoffMs !== undefined && inRegistrationWindow(sinceKickoffMs) ? undefined : { kind: 'paused', status: pausedFromNotFound(status) };
-	return isEndState(status.state) ? { kind: status.state, status } : undefined;
+	const read = awaitedStatus(status, sinceKickoffMs);
+	return isEndState(read.state) ? { kind: read.state, status: read } : undefined;
 }

@@ -3,7 +3,7 @@ import type { INode, INodeExecutionData, IWebhookDescription, IWebhookFunctions,
 
 import { createCancellableSleep } from '../transport/cancellableSleep';
 import { createEndedCrews, crewKey } from '../waiting/endedCrews';
-import { AWAITED_ROWS_EXPRESSION, awaitedEnding, awaitedOfRow, keepWaiting, NOT_WAITING, othersInReadingOrder, readParkedCall, readParkedEntry } from './parkedBatch';
+import { AWAITED_ROWS_EXPRESSION, awaitedEnding, awaitedOfRow, awaitedStatus, keepWaiting, NOT_WAITING, othersInReadingOrder, readParkedCall, readParkedEntry } from './parkedBatch';
 import type { AwaitedEntry, CallAnswer, CrewEndCall, ParkedEntry } from './parkedBatch';
 import { pauseOfHumanInputCall } from '../status/notFound';
 import { createPollPolicy } from '../waiting/pollPolicy';
@@ -81,17 +81,24 @@ function kickoffOf(entry: AwaitedEntry): RunningKickoff {
 type StatusRead = ReturnType<typeof statusReader>;
 type PausedTask = CrewEndCall['pausedTask'];
 
+/** How long ago an awaited crew's kickoff was answered; undefined when its item does not say. */
+function sinceKickoff(entry: AwaitedEntry): number | undefined {
+	return entry.startedAt === undefined ? undefined : Date.now() - entry.startedAt;
+}
+
 /**
- * The reads that confirm a call's own crew: at once, then every second for a few seconds
- * while the service still says running (or does not know the run yet). A human-input
- * call's reads confirm that pause: NOT FOUND is it. Undefined: the crew did not end.
+ * The reads that confirm a crew ended, its record for the output: at once, then every second
+ * for a few seconds while the service still says running, does not know the run yet or does
+ * not answer. What a human-input call said of the crew (`pausedTask`) makes NOT FOUND that
+ * pause. Undefined: the crew did not end within that.
  */
-async function confirmEnd(read: StatusRead, caller: AwaitedEntry, pausedTask: PausedTask): Promise<WaitOutcome | undefined> {
+async function confirmEnd(read: StatusRead, entry: AwaitedEntry, pausedTask: PausedTask): Promise<WaitOutcome | undefined> {
 	const now = Date.now();
-	const [outcome] = await waitForCompletion([{ ...kickoffOf(caller), firstReadAt: now }], createPollPolicy(CONFIRM_POLL_MS), now + CONFIRM_WINDOW_MS, {
+	const [outcome] = await waitForCompletion([{ ...kickoffOf(entry), firstReadAt: now }], createPollPolicy(CONFIRM_POLL_MS), now + CONFIRM_WINDOW_MS, {
 		readStatus: async (kickoff) => {
 			const reading = await read(kickoff);
-			return reading.kind === 'status' && pausedTask ? { ...reading, status: pauseOfHumanInputCall(reading.status, pausedTask.taskId) } : reading;
+			if (reading.kind !== 'status') return reading;
+			return { ...reading, status: pausedTask ? pauseOfHumanInputCall(reading.status, pausedTask.taskId) : awaitedStatus(reading.status, sinceKickoff(entry)) };
 		},
 		now: () => Date.now(),
 		sleep: createCancellableSleep(undefined),
@@ -102,12 +109,10 @@ async function confirmEnd(read: StatusRead, caller: AwaitedEntry, pausedTask: Pa
 }
 
 /** One read of another awaited crew: its outcome if it ended, undefined while it may still run or the read failed for a passing reason. */
-async function readOther(read: StatusRead, entry: AwaitedEntry, pausedTask?: PausedTask): Promise<WaitOutcome | undefined> {
+async function readOther(read: StatusRead, entry: AwaitedEntry): Promise<WaitOutcome | undefined> {
 	const reading = await read(kickoffOf(entry));
 	if (reading.kind === 'fatal') return { kind: 'error', error: reading.error };
-	if (reading.kind === 'passingFailure') return undefined;
-	const status = pausedTask ? pauseOfHumanInputCall(reading.status, pausedTask.taskId) : reading.status;
-	return awaitedEnding(status, entry.startedAt === undefined ? undefined : Date.now() - entry.startedAt);
+	return reading.kind === 'passingFailure' ? undefined : awaitedEnding(reading.status, sinceKickoff(entry));
 }
 
 /**
@@ -117,8 +122,8 @@ async function readOther(read: StatusRead, entry: AwaitedEntry, pausedTask?: Pau
  * after the caller's, up to the first one still running (the execution keeps waiting); crews
  * this process saw end are not read, a read in flight is shared. The call that finds every crew
  * ended claims the batch's resume (n8n 1.x does not refuse a second resume; within one process
- * this does) and only then reads the records still missing, its own crew's first: no process
- * keeps records. Since the service marks a crew ended before it calls, of two crews ending at
+ * this does) and only then reads the records still missing, its own crew's among them, all at
+ * once (confirmEnd): no process keeps records. Since the service marks a crew ended before it calls, of two crews ending at
  * once the later call always sees the other ended.
  */
 async function readBatchEnd(context: IWebhookFunctions, connection: CrewConnection, awaited: AwaitedEntry[], call: CrewEndCall, arrivedAt: number): Promise<CallAnswer | Map<number, WaitOutcome>> {
@@ -148,18 +153,13 @@ async function readBatchEnd(context: IWebhookFunctions, connection: CrewConnecti
 	}
 	const batchKey = keyOf(awaited[0]);
 	if (!endedCrews.claimResume(batchKey)) return keepWaiting(200, 'the batch is already being resumed');
-	const own = outcomes.get(caller.itemIndex) ?? (await confirmEnd(read, caller, undefined));
-	if (!own) {
+	const missing = [caller, ...others].filter((entry) => !outcomes.has(entry.itemIndex));
+	const records = await mapWithConcurrency(missing, MAX_CONCURRENT_STATUS_READS, async (entry) => await confirmEnd(read, entry, endedCrews.endOf(keyOf(entry))?.pausedTask));
+	const notEnded = missing.filter((_, index) => records[index] === undefined);
+	if (notEnded.length > 0) {
+		// The next call that finds the batch complete reads them again.
 		endedCrews.releaseResume(batchKey);
-		return keepWaiting(202, 'the crew service still reports the crew as running');
-	}
-	outcomes.set(caller.itemIndex, own);
-	const missing = others.filter((entry) => !outcomes.has(entry.itemIndex));
-	const records = await mapWithConcurrency(missing, MAX_CONCURRENT_STATUS_READS, async (entry) => await readOther(read, entry, endedCrews.endOf(keyOf(entry))?.pausedTask));
-	if (records.some((record) => record === undefined)) {
-		// A read failed for a passing reason: the next call that finds the batch complete reads them again.
-		endedCrews.releaseResume(batchKey);
-		return keepWaiting(200, 'other crews of this batch are still running');
+		return notEnded.includes(caller) ? keepWaiting(202, 'the crew service still reports the crew as running') : keepWaiting(200, 'other crews of this batch are still running');
 	}
 	missing.forEach((entry, index) => outcomes.set(entry.itemIndex, records[index] as WaitOutcome));
 	endedCrews.forget(awaited.map(keyOf));

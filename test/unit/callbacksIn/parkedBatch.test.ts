@@ -2,7 +2,7 @@ import { readCrewStatus } from '../../../nodes/status/crewStatus';
 import { REGISTRATION_WINDOW_MS } from '../../../nodes/status/registrationWindow';
 import { hashCallbackToken } from '../../../nodes/callbacksOut/resumeCallbacks';
 import { awaitedItemJson, batchTimeoutMarker } from '../../../nodes/waiting/callbackWait';
-import { awaitedEnding, awaitedOfRow, callerOf, othersInReadingOrder, readParkedCall, readParkedEntry, readHumanInputCall } from '../../../nodes/callbacksIn/parkedBatch';
+import { awaitedEnding, awaitedOfRow, awaitedStatus, callerOf, othersInReadingOrder, readParkedCall, readParkedEntry, readHumanInputCall } from '../../../nodes/callbacksIn/parkedBatch';
 import type { ParkedEntry } from '../../../nodes/callbacksIn/parkedBatch';
 
 const awaited = (itemIndex: number): ParkedEntry & { kind: 'awaited' } => ({ kind: 'awaited', itemIndex, kickoffId: `k${itemIndex}`, tokenHash: hashCallbackToken(`token-${itemIndex}`) });
@@ -108,6 +108,13 @@ describe('awaitedEnding: another crew of the batch, read when some crew called',
 		for (const since of [REGISTRATION_WINDOW_MS, 3_600_000, undefined]) {
 			expect(awaitedEnding(notFound, since)).toMatchObject({ kind: 'paused', status: { kickoff_id: 'k1', state: 'paused', task_id: null } });
 		}
+	});
+
+	it('is the record the end reads use too: NOT FOUND left as it is inside the window, the pause after it', () => {
+		expect(awaitedStatus(notFound, 5)).toBe(notFound);
+		expect(awaitedStatus(notFound, REGISTRATION_WINDOW_MS)).toMatchObject({ state: 'paused', next_step: expect.stringContaining('kickoff ID k1') });
+		const running = readCrewStatus('k1', { state: 'RUNNING' });
+		expect(awaitedStatus(running, undefined)).toBe(running);
 	});
 
 	it('gives an end its outcome at any age, and nothing for a crew still running', () => {
