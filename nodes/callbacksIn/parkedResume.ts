@@ -1,21 +1,20 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { INode, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { createCancellableSleep } from '../transport/cancellableSleep';
-import { isFlowEndEvent, readCallback } from './callbackVerdict';
 import { createEndedCrews, crewKey } from '../waiting/endedCrews';
-import { AWAITED_ROWS_EXPRESSION, awaitedOfRow, callerOf, othersInReadingOrder, readHumanInputCall, readParkedEntry } from './parkedBatch';
-import type { ParkedEntry } from './parkedBatch';
-import { pausedFromNotFound, pauseOfHumanInputCall } from '../status/notFound';
+import { AWAITED_ROWS_EXPRESSION, awaitedEnding, awaitedOfRow, awaitedStatus, keepWaiting, NOT_WAITING, othersInReadingOrder, readParkedCall, readParkedEntry } from './parkedBatch';
+import type { AwaitedEntry, CallAnswer, CrewEndCall, ParkedEntry } from './parkedBatch';
+import { pauseOfHumanInputCall } from '../status/notFound';
 import { createPollPolicy } from '../waiting/pollPolicy';
 import { getCrewConnection } from '../transport';
-import type { CrewConnection, CrewContext } from '../transport';
-import { isEndState, waitForCompletion } from '../waiting/waitForCompletion';
+import type { CrewConnection } from '../transport';
+import { waitForCompletion } from '../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
-import { outcomeToItem, statusReader } from '../waiting/batchWait';
-import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import { MAX_CONCURRENT_STATUS_READS, outcomeToItem, statusReader } from '../waiting/batchWait';
+import { mapWithConcurrency } from '../waiting/concurrency';
+import type { ItemOutcome } from '../itemResults/operationTools';
 import { errorOutputItem } from '../itemResults/outputItems';
-import type { DeploymentKind } from '../records/crewInputs';
 
 /**
  * Wait By: Callback's resume: the webhook of an execution parked for a batch of crews
@@ -44,32 +43,8 @@ const CONFIRM_POLL_MS = 1_000;
 /** Well inside the service's patience with a callback (the reference service waits 5 s). */
 const CONFIRM_WINDOW_MS = 3_000;
 
-async function waitFor(
-	context: CrewContext,
-	connection: CrewConnection,
-	kickoff: RunningKickoff,
-	pollIntervalMs: number,
-	deadline: number,
-	tools: OperationTools,
-	deployment: DeploymentKind,
-	/** A human-input call's task: the reads confirm that pause (NOT FOUND is it). */
-	humanInputTask?: { taskId: string | null },
-): Promise<WaitOutcome> {
-	const read = statusReader(context, connection, pollIntervalMs, deployment);
-	const [outcome] = await waitForCompletion([kickoff], createPollPolicy(pollIntervalMs), deadline, {
-		readStatus: humanInputTask
-			? async (running) => {
-					const reading = await read(running);
-					return reading.kind === 'status' ? { ...reading, status: pauseOfHumanInputCall(reading.status, humanInputTask.taskId) } : reading;
-				}
-			: read,
-		now: tools.now,
-		sleep: tools.sleep,
-		isCancelled: tools.isCancelled,
-		maxConcurrentReads: 1,
-	});
-	return outcome;
-}
+/** Crews this process saw end, and the batches it resumed (nodes/waiting/endedCrews.ts); never needed for the answer. */
+export const endedCrews = createEndedCrews(() => Date.now());
 
 /**
  * The parked batch, read the only way a webhook can: by expression, over the
@@ -84,7 +59,7 @@ function readParkedBatch(context: IWebhookFunctions): ParkedEntry[] | undefined 
 }
 
 /** The crews still awaited when the batch parked: all a call needs until it finds the batch complete. */
-function readAwaitedCrews(context: IWebhookFunctions): Array<ParkedEntry & { kind: 'awaited' }> {
+function readAwaitedCrews(context: IWebhookFunctions): AwaitedEntry[] {
 	const rows = context.evaluateExpression(AWAITED_ROWS_EXPRESSION, 0);
 	if (!Array.isArray(rows)) return [];
 	return rows.flatMap((row, itemIndex) => {
@@ -93,24 +68,117 @@ function readAwaitedCrews(context: IWebhookFunctions): Array<ParkedEntry & { kin
 	});
 }
 
-function answer(context: IWebhookFunctions, statusCode: number, body: IDataObject): IWebhookResponseData {
+function answer(context: IWebhookFunctions, { statusCode, body }: CallAnswer): IWebhookResponseData {
 	context.getResponseObject().status(statusCode).json(body);
 	return { noWebhookResponse: true };
 }
 
-/** Ended crews this process has read, to spare status reads (see nodes/waiting/endedCrews.ts); never needed for the answer. */
-export const endedCrews = createEndedCrews(() => Date.now());
+/** An awaited crew as the wait engine reads it; one parked by an older version has no kickoff time: long past its registration. */
+function kickoffOf(entry: AwaitedEntry): RunningKickoff {
+	return { itemIndex: entry.itemIndex, kickoffId: entry.kickoffId, startedAt: entry.startedAt ?? 0 };
+}
 
-/** One read of another crew of the batch: its outcome if it ended, undefined while it may still be running. */
-async function readOther(read: ReturnType<typeof statusReader>, kickoff: RunningKickoff): Promise<WaitOutcome | undefined> {
-	const reading = await read(kickoff);
+type StatusRead = ReturnType<typeof statusReader>;
+type PausedTask = CrewEndCall['pausedTask'];
+
+/** How long ago an awaited crew's kickoff was answered; undefined when its item does not say. */
+function sinceKickoff(entry: AwaitedEntry): number | undefined {
+	return entry.startedAt === undefined ? undefined : Date.now() - entry.startedAt;
+}
+
+/**
+ * The reads that confirm a crew ended, its record for the output: at once, then every second
+ * for a few seconds while the service still says running, does not know the run yet or does
+ * not answer. What a human-input call said of the crew (`pausedTask`) makes NOT FOUND that
+ * pause. Undefined: the crew did not end within that.
+ */
+async function confirmEnd(read: StatusRead, entry: AwaitedEntry, pausedTask: PausedTask): Promise<WaitOutcome | undefined> {
+	const now = Date.now();
+	const [outcome] = await waitForCompletion([{ ...kickoffOf(entry), firstReadAt: now }], createPollPolicy(CONFIRM_POLL_MS), now + CONFIRM_WINDOW_MS, {
+		readStatus: async (kickoff) => {
+			const reading = await read(kickoff);
+			if (reading.kind !== 'status') return reading;
+			return { ...reading, status: pausedTask ? pauseOfHumanInputCall(reading.status, pausedTask.taskId) : awaitedStatus(reading.status, sinceKickoff(entry)) };
+		},
+		now: () => Date.now(),
+		sleep: createCancellableSleep(undefined),
+		isCancelled: () => false,
+		maxConcurrentReads: 1,
+	});
+	return outcome.kind === 'timedOut' ? undefined : outcome;
+}
+
+/** One read of another awaited crew: its outcome if it ended, undefined while it may still run or the read failed for a passing reason. */
+async function readOther(read: StatusRead, entry: AwaitedEntry): Promise<WaitOutcome | undefined> {
+	const reading = await read(kickoffOf(entry));
 	if (reading.kind === 'fatal') return { kind: 'error', error: reading.error };
-	if (reading.kind === 'passingFailure') return undefined;
-	const { status } = reading;
-	// An awaited crew's kickoff was answered with this id, and the first phase has passed: its
-	// registration is over, so NOT FOUND now is the live service's word for waiting on a human.
-	if (status.state === 'not_found') return { kind: 'paused', status: pausedFromNotFound(status) };
-	return isEndState(status.state) ? { kind: status.state, status } : undefined;
+	return reading.kind === 'passingFailure' ? undefined : awaitedEnding(reading.status, sinceKickoff(entry));
+}
+
+/**
+ * What follows a crew's end call. The crew's own call (its token) is its word that it ended:
+ * other calls need not read it. A human-input call carries no secret, so the service, read
+ * after it, must confirm the pause first. Then the other awaited crews are read, from the item
+ * after the caller's, up to the first one still running (the execution keeps waiting); crews
+ * this process saw end are not read, a read in flight is shared. The call that finds every crew
+ * ended claims the batch's resume (n8n 1.x does not refuse a second resume; within one process
+ * this does) and only then reads the records still missing, its own crew's among them, all at
+ * once (confirmEnd): no process keeps records. Since the service marks a crew ended before it calls, of two crews ending at
+ * once the later call always sees the other ended.
+ */
+async function readBatchEnd(context: IWebhookFunctions, connection: CrewConnection, awaited: AwaitedEntry[], call: CrewEndCall, arrivedAt: number): Promise<CallAnswer | Map<number, WaitOutcome>> {
+	const { caller, pausedTask } = call;
+	const keyOf = (entry: AwaitedEntry) => crewKey(connection.baseUrl, entry.kickoffId);
+	const read = statusReader(context, connection, CONFIRM_POLL_MS, call.deployment);
+	if (endedCrews.endOf(keyOf(caller)) && awaited.length > 1) {
+		// A pause another call read as NOT FOUND, now with the task the human-input call names.
+		if (pausedTask) endedCrews.remember(keyOf(caller), { pausedTask });
+		return keepWaiting(200, 'this crew\'s end was already received');
+	}
+	const outcomes = new Map<number, WaitOutcome>();
+	if (pausedTask) {
+		const paused = await confirmEnd(read, caller, pausedTask);
+		if (!paused) return keepWaiting(202, 'the crew service does not report the crew as paused');
+		outcomes.set(caller.itemIndex, paused);
+	}
+	endedCrews.remember(keyOf(caller), outcomes.get(caller.itemIndex)?.kind === 'paused' ? { pausedTask } : {});
+	const others = othersInReadingOrder(awaited, caller);
+	for (const other of others) {
+		// Seen ending here, also by a call that came meanwhile: its record is read if the batch completes.
+		if (endedCrews.endOf(keyOf(other))) continue;
+		// Every read here starts after the call arrived, so after its crew's end: never one that predates it.
+		const outcome = await endedCrews.readOnce(keyOf(other), arrivedAt, async () => await readOther(read, other));
+		if (!outcome) return keepWaiting(200, 'other crews of this batch are still running');
+		outcomes.set(other.itemIndex, outcome);
+	}
+	const batchKey = keyOf(awaited[0]);
+	if (!endedCrews.claimResume(batchKey)) return keepWaiting(200, 'the batch is already being resumed');
+	const missing = [caller, ...others].filter((entry) => !outcomes.has(entry.itemIndex));
+	const records = await mapWithConcurrency(missing, MAX_CONCURRENT_STATUS_READS, async (entry) => await confirmEnd(read, entry, endedCrews.endOf(keyOf(entry))?.pausedTask));
+	const notEnded = missing.filter((_, index) => records[index] === undefined);
+	if (notEnded.length > 0) {
+		// The next call that finds the batch complete reads them again.
+		endedCrews.releaseResume(batchKey);
+		return notEnded.includes(caller) ? keepWaiting(202, 'the crew service still reports the crew as running') : keepWaiting(200, 'other crews of this batch are still running');
+	}
+	missing.forEach((entry, index) => outcomes.set(entry.itemIndex, records[index] as WaitOutcome));
+	endedCrews.forget(awaited.map(keyOf));
+	return outcomes;
+}
+
+/** Every awaited crew's item once the batch has ended, or how to answer the call that keeps it waiting. Never throws. */
+async function readEnds(context: IWebhookFunctions, awaited: AwaitedEntry[], call: CrewEndCall): Promise<CallAnswer | Map<number, ItemOutcome>> {
+	const node = context.getNode();
+	const arrivedAt = Date.now();
+	try {
+		const ended = await readBatchEnd(context, await getCrewConnection(context, 0), awaited, call, arrivedAt);
+		if (!(ended instanceof Map)) return ended;
+		return new Map(awaited.map((entry) => [entry.itemIndex, outcomeToItem(node, kickoffOf(entry), ended.get(entry.itemIndex) as WaitOutcome, 0)]));
+	} catch (error) {
+		// As for one crew: an error no read foresaw (a credential that cannot be read) ends every crew with it.
+		if (!endedCrews.claimResume(awaited[0].kickoffId)) return keepWaiting(200, 'the batch is already being resumed');
+		return new Map(awaited.map((entry) => [entry.itemIndex, { error: error as Error, kickoffId: entry.kickoffId }]));
+	}
 }
 
 /** The node's output once every crew of the batch has ended: polling's items, in input order. */
@@ -127,93 +195,18 @@ function batchOutput(node: INode, entries: readonly ParkedEntry[], outcomes: Rea
 }
 
 /**
- * A call to the resume URL. It is checked against the crew its token belongs to;
- * an authentic end is confirmed by a status read of that crew. The live human-input
- * call has no token: it is heard only when it names an awaited crew, and the read
- * must confirm the pause (NOT FOUND, or paused), which ends that crew with the
- * call's task id. Then the call reads
- * the other crews still awaited, stopping at the first still running (answered 200,
- * the execution keeps waiting). The call that finds every crew ended resumes the
- * execution with exactly polling's output for the same crews. Since the service
- * marks a crew ended before it calls, of two crews ending at once the later call
- * always sees the other ended. Never throws: n8n would resume with an empty item
- * and wipe the earlier nodes' data.
+ * A call to the resume URL (parkedBatch.ts reads what it is). After an awaited crew's end
+ * the batch is read on (readBatchEnd); the call that finds every crew ended resumes the
+ * execution with exactly polling's output for the same crews, each record read from the
+ * service. Never throws: n8n would resume with an empty item and wipe the earlier nodes' data.
  */
 export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const awaited = readAwaitedCrews(this);
-	if (awaited.length === 0) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
-	const authorization = this.getHeaderData().authorization;
-	const tokenCaller = callerOf(awaited, authorization);
-	// Without a crew's token, only the live human-input call may be heard: it carries none (README, Wait By: Callback).
-	const humanInput = tokenCaller ? undefined : readHumanInputCall(this.getBodyData(), awaited);
-	const caller = tokenCaller ?? (humanInput?.kind === 'awaited' ? humanInput.caller : undefined);
-	if (!caller) return answer(this, 401, { error: humanInput ? 'the call names no crew this execution waits for' : 'invalid callback token' });
-	let eventType = 'crew_kickoff_completed';
-	if (!humanInput) {
-		const verdict = readCallback({ body: this.getBodyData(), authorization }, caller);
-		if (verdict.kind === 'rejected') return answer(this, verdict.statusCode, { error: verdict.reason });
-		if (verdict.kind === 'notFinal') return { webhookResponse: { received: true } };
-		eventType = verdict.eventType;
-	}
-	const pausedTask = humanInput?.kind === 'awaited' ? { taskId: humanInput.taskId } : undefined;
-
-	// Every read below starts after this call arrived, so after its crew's end: never one that predates it.
-	const arrivedAt = Date.now();
-	// A flow's end event was asked for only by a flow's kickoff: the batch's records are a flow's (flow_state).
-	const deployment: DeploymentKind = isFlowEndEvent(eventType) ? 'flow' : 'crew';
-	const node = this.getNode();
-	const outcomes = new Map<number, ItemOutcome>();
-	let batchKey = awaited[0].kickoffId;
-	let keys: string[] = [];
-	try {
-		const connection = await getCrewConnection(this, 0);
-		const keyOf = (kickoffId: string) => crewKey(connection.baseUrl, kickoffId);
-		batchKey = keyOf(awaited[0].kickoffId);
-		keys = awaited.map((entry) => keyOf(entry.kickoffId));
-		const now = () => Date.now();
-		const kickoffOf = (entry: { itemIndex: number; kickoffId: string }): RunningKickoff => ({ itemIndex: entry.itemIndex, kickoffId: entry.kickoffId, startedAt: 0 });
-
-		// startedAt one interval back: the first read is at once.
-		const confirm = async () => {
-			const readNow = { ...kickoffOf(caller), startedAt: now() - CONFIRM_POLL_MS };
-			const tools: OperationTools = { now, sleep: createCancellableSleep(undefined), isCancelled: () => false };
-			const confirmed = await waitFor(this, connection, readNow, CONFIRM_POLL_MS, now() + CONFIRM_WINDOW_MS, tools, deployment, pausedTask);
-			return confirmed.kind === 'timedOut' ? undefined : confirmed;
-		};
-		const known = endedCrews.ended(keyOf(caller.kickoffId));
-		// A pause another call read as NOT FOUND, now with the task the human-input call names.
-		if (pausedTask && known?.kind === 'paused') endedCrews.remember(keyOf(caller.kickoffId), { kind: 'paused', status: pauseOfHumanInputCall(known.status, pausedTask.taskId) });
-		if (awaited.length > 1 && known) {
-			// Its end was already received here, and the call that read it checked the batch then; every crew
-			// that ended since calls too. A repeat costs no read.
-			return answer(this, 200, { received: true, resumed: false, reason: 'this crew\'s end was already received' });
-		}
-		const own = await endedCrews.outcomeOf(keyOf(caller.kickoffId), arrivedAt, confirm);
-		if (!own && pausedTask) {
-			// The call was a hint (it carries no secret): the service, read after it, says the crew still runs.
-			return answer(this, 202, { received: true, resumed: false, reason: 'the crew service does not report the crew as paused' });
-		}
-		if (!own) {
-			// The service says the crew is still running: the timeout decides (README, Wait By: Callback).
-			return answer(this, 202, { received: true, resumed: false, reason: 'the crew service still reports the crew as running' });
-		}
-		outcomes.set(caller.itemIndex, outcomeToItem(node, kickoffOf(caller), own, 0));
-
-		const read = statusReader(this, connection, CONFIRM_POLL_MS, deployment);
-		for (const other of othersInReadingOrder(awaited, caller)) {
-			const outcome = await endedCrews.outcomeOf(keyOf(other.kickoffId), arrivedAt, async () => await readOther(read, kickoffOf(other)));
-			if (!outcome) return answer(this, 200, { received: true, resumed: false, reason: 'other crews of this batch are still running' });
-			outcomes.set(other.itemIndex, outcomeToItem(node, kickoffOf(other), outcome, 0));
-		}
-	} catch (error) {
-		// As for one crew: an error no read foresaw ends every crew still awaited with it.
-		for (const entry of awaited) if (!outcomes.has(entry.itemIndex)) outcomes.set(entry.itemIndex, { error: error as Error, kickoffId: entry.kickoffId });
-	}
+	const call = readParkedCall(awaited, this.getHeaderData().authorization, this.getBodyData());
+	const outcomes = call.kind === 'end' ? await readEnds(this, awaited, call) : call;
+	if (!(outcomes instanceof Map)) return answer(this, outcomes);
 	// Every crew has ended: now, once, the whole batch (the records and errors seen before parking too).
 	const entries = readParkedBatch(this);
-	if (!entries) return answer(this, 409, { error: 'this execution is not waiting for a crew' });
-	// n8n 1.x does not refuse a second resume of the same execution; within one process, this does.
-	if (!endedCrews.claimResume(batchKey)) return answer(this, 200, { received: true, resumed: false, reason: 'the batch is already being resumed' });
-	endedCrews.forget(keys);
-	return { webhookResponse: { received: true }, workflowData: [batchOutput(node, entries, outcomes)] };
+	if (!entries) return answer(this, NOT_WAITING);
+	return { webhookResponse: { received: true }, workflowData: [batchOutput(this.getNode(), entries, outcomes)] };
 }

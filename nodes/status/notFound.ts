@@ -1,27 +1,21 @@
 import type { CrewStatus } from './crewStatus';
+import { inRegistrationWindow } from './registrationWindow';
 
 /**
  * The live service answers 200 `NOT FOUND` for three different things
  * (docs/development/service-api.md#not-found-is-a-200): a kickoff id it does not know, a run right after its
  * kickoff that is not registered yet ("a few reads may say it too"), and a run
  * waiting for human input (never `PAUSED`). One record cannot tell them apart;
- * what the wait has seen of the run before can. Pure, so the decision is tested
+ * what the wait has seen of the run before, and how long ago its kickoff was
+ * answered (registrationWindow.ts), can. Pure, so the decision is tested
  * without a service or a clock.
  */
-
-/**
- * NOT FOUND reads of a run never seen that are tolerated right after its kickoff.
- * The vendor says only "a few"; public clients poll every 1 to 10 s, so three
- * reads at the default 2 s interval give a registration about six seconds, and the
- * fourth NOT FOUND ends the item instead of letting it wait out its timeout.
- */
-export const NOT_FOUND_TOLERATED_READS = 3;
 
 /** What the reads of one run have shown so far. */
 export interface NotFoundMemory {
 	/** A read gave the run's own record (pending, running, ...): the service knew it. */
 	seen: boolean;
-	/** NOT FOUND reads since the kickoff while it was never seen. */
+	/** NOT FOUND reads since the kickoff while it was never seen: the item's error says how many. */
 	notFoundReads: number;
 }
 
@@ -33,11 +27,11 @@ export function firstMemory(seenBefore: boolean | undefined): NotFoundMemory {
 }
 
 export type NotFoundVerdict =
-	/** Registration lag: read again at the next poll. */
+	/** Never seen, inside the registration window: not registered yet, read again at the next poll. */
 	| 'tolerate'
-	/** Never seen, and NOT FOUND more often than a registration takes: the service knows no such run. */
+	/** Never seen, and NOT FOUND after the registration window: the service knows no such run. */
 	| 'unknownRun'
-	/** Seen before, gone now: on the live service that is a run waiting for human input. */
+	/** Seen before, gone now: on the live service that is a run waiting for human input, however young. */
 	| 'paused';
 
 /** The memory after one more status record of the run. */
@@ -46,10 +40,14 @@ export function rememberRead(memory: NotFoundMemory, status: CrewStatus): NotFou
 	return memory.seen ? memory : { seen: false, notFoundReads: memory.notFoundReads + 1 };
 }
 
-/** What a NOT FOUND read means, given the memory that already counts it (rememberRead first). */
-export function judgeNotFound(memory: NotFoundMemory): NotFoundVerdict {
+/**
+ * What a NOT FOUND read means, given the memory that already counts it (rememberRead
+ * first) and how long after the kickoff's answer it was read. A run the service showed
+ * is registered, so its NOT FOUND is a pause at any age.
+ */
+export function judgeNotFound(memory: NotFoundMemory, sinceKickoffMs: number): NotFoundVerdict {
 	if (memory.seen) return 'paused';
-	return memory.notFoundReads > NOT_FOUND_TOLERATED_READS ? 'unknownRun' : 'tolerate';
+	return inRegistrationWindow(sinceKickoffMs) ? 'tolerate' : 'unknownRun';
 }
 
 /** What a person does with a run the service stopped reporting after it ran: it waits for a human. */
@@ -74,8 +72,10 @@ export function pausedFromNotFound(status: CrewStatus, taskId: string | null = n
 /**
  * A status read that confirms a human-input call (Wait By: Callback): the call says
  * the run paused on `taskId`, so NOT FOUND here is that pause, whatever the wait saw
- * before; a paused record without a task gets the call's. Any other record is the
- * service's word over the call's (a run still running, or one that ended since).
+ * before and however young the run (the service calls only about a run it runs: the
+ * registration window is for reads with nothing else to go by); a paused record
+ * without a task gets the call's. Any other record is the service's word over the
+ * call's (a run still running, or one that ended since).
  */
 export function pauseOfHumanInputCall(status: CrewStatus, taskId: string | null): CrewStatus {
 	if (status.state === 'not_found') return pausedFromNotFound(status, taskId);

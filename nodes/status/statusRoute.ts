@@ -10,15 +10,12 @@ import type { CrewAnswer } from '../transport/answers';
 export const STATUS_SPELLINGS = ['/status/{kickoff_id}', '/{kickoff_id}/status'] as const;
 export type StatusSpelling = (typeof STATUS_SPELLINGS)[number];
 
-/** What the answers at one spelling have shown so far. */
-export interface SpellingEvidence {
-	/** 'exists': an answer came from the route; 'absent': the router said there is no such route. */
-	shown?: 'exists' | 'absent';
-	/** Requests sent there that got no HTTP answer since the last one that did. */
-	unanswered: number;
-}
-
-export type StatusRouteKnowledge = Readonly<Record<StatusSpelling, Readonly<SpellingEvidence>>>;
+/**
+ * What the answers at each spelling have shown so far: `shown` 'exists' (an answer came
+ * from the route) or 'absent' (the router said there is no such route); `unanswered`, the
+ * requests sent there that got no HTTP answer since the last one that did.
+ */
+export type StatusRouteKnowledge = Readonly<Record<StatusSpelling, { readonly shown?: 'exists' | 'absent'; readonly unanswered: number }>>;
 
 export const NOTHING_KNOWN: StatusRouteKnowledge = {
 	'/status/{kickoff_id}': { unanswered: 0 },
@@ -58,15 +55,9 @@ export function learnFromAnswer(
 	answer: CrewAnswer,
 	kickoffId: string,
 ): StatusRouteKnowledge {
-	const evidence: SpellingEvidence =
-		answer.kind === 'network'
-			? { ...knowledge[spelling], unanswered: knowledge[spelling].unanswered + 1 }
-			: { shown: isRouteNotFound(answer, kickoffId) ? 'absent' : 'exists', unanswered: 0 };
-	return { ...knowledge, [spelling]: evidence };
-}
-
-export function knowsRoute(knowledge: StatusRouteKnowledge): boolean {
-	return STATUS_SPELLINGS.some((spelling) => knowledge[spelling].shown === 'exists');
+	const seen = knowledge[spelling];
+	if (answer.kind === 'network') return { ...knowledge, [spelling]: { ...seen, unanswered: seen.unanswered + 1 } };
+	return { ...knowledge, [spelling]: { shown: isRouteNotFound(answer, kickoffId) ? 'absent' : 'exists', unanswered: 0 } };
 }
 
 /**
@@ -87,14 +78,15 @@ export function chooseSpelling(knowledge: StatusRouteKnowledge, asked: readonly 
 }
 
 /**
- * Which status path each base URL answers, for this process. While no route is
- * known for a base URL, one read at a time finds out: reads arriving meanwhile
- * wait for it, so a burst of reads (Kickoff and Wait polls many crews at once)
- * sends at most one request to a spelling that does not exist.
+ * Which status path each base URL answers, for this process. While no route is known
+ * for a base URL, one read at a time finds out: reads arriving meanwhile wait for it,
+ * so a burst of reads (Kickoff and Wait polls many crews at once) sends at most one
+ * request to a spelling that does not exist.
  */
 export class StatusRouteMemory {
 	private readonly knowledge = new Map<string, StatusRouteKnowledge>();
 
+	/** The read finding out a base URL's route, while it lasts. */
 	private readonly probes = new Map<string, Promise<CrewAnswer>>();
 
 	knowledgeOf(baseUrl: string): StatusRouteKnowledge {
@@ -102,40 +94,42 @@ export class StatusRouteMemory {
 	}
 
 	/**
-	 * One status read: `send` makes one request to a path and never throws.
-	 * A read that waited on another's probe which found no route (the service
-	 * did not answer, or has no status route) gets that probe's answer, since it
-	 * says the same for every kickoff ID; the caller's retries ask again later.
+	 * One status read: `send` makes one request to a path and never throws. A read that
+	 * waited for a probe which found no route (the service did not answer, or has no
+	 * status route) gets the probe's answer, which says the same for every kickoff ID;
+	 * the caller's retries ask again later.
 	 */
 	async read(baseUrl: string, kickoffId: string, send: (path: string) => Promise<CrewAnswer>): Promise<CrewAnswer> {
 		const probe = this.probes.get(baseUrl);
-		if (probe !== undefined && !knowsRoute(this.knowledgeOf(baseUrl))) {
+		if (probe !== undefined) {
 			const probeAnswer = await probe;
-			if (!knowsRoute(this.knowledgeOf(baseUrl))) return probeAnswer;
-		}
-		if (knowsRoute(this.knowledgeOf(baseUrl))) return await this.ask(baseUrl, kickoffId, send);
-		// No await between the check above and this: exactly one read becomes the probe.
-		const ownProbe = this.ask(baseUrl, kickoffId, send);
-		this.probes.set(baseUrl, ownProbe);
-		try {
+			if (!this.knowsRoute(baseUrl)) return probeAnswer;
+		} else if (!this.knowsRoute(baseUrl)) {
+			// No await between the check and this: exactly one read becomes the probe.
+			const ownProbe = this.ask(baseUrl, kickoffId, send).finally(() => this.probes.delete(baseUrl));
+			this.probes.set(baseUrl, ownProbe);
 			return await ownProbe;
-		} finally {
-			if (this.probes.get(baseUrl) === ownProbe) this.probes.delete(baseUrl);
 		}
+		return await this.ask(baseUrl, kickoffId, send);
 	}
 
+	private knowsRoute(baseUrl: string): boolean {
+		const knowledge = this.knowledgeOf(baseUrl);
+		return STATUS_SPELLINGS.some((spelling) => knowledge[spelling].shown === 'exists');
+	}
+
+	/** Asks the spellings in turn; only the router's "no such path" sends the read on to the next. */
 	private async ask(baseUrl: string, kickoffId: string, send: (path: string) => Promise<CrewAnswer>): Promise<CrewAnswer> {
 		const asked: StatusSpelling[] = [];
-		let answer: CrewAnswer | undefined;
-		let spelling = chooseSpelling(this.knowledgeOf(baseUrl), asked);
-		while (spelling !== undefined) {
-			answer = await send(statusPath(spelling, kickoffId));
+		// chooseSpelling gives a first spelling for any knowledge.
+		let spelling = chooseSpelling(this.knowledgeOf(baseUrl), asked) as StatusSpelling;
+		for (;;) {
+			const answer = await send(statusPath(spelling, kickoffId));
 			this.knowledge.set(baseUrl, learnFromAnswer(this.knowledgeOf(baseUrl), spelling, answer, kickoffId));
 			asked.push(spelling);
-			// Only the router's "no such path" sends the read on to the other spelling.
-			spelling = isRouteNotFound(answer, kickoffId) ? chooseSpelling(this.knowledgeOf(baseUrl), asked) : undefined;
+			const next = isRouteNotFound(answer, kickoffId) ? chooseSpelling(this.knowledgeOf(baseUrl), asked) : undefined;
+			if (next === undefined) return answer;
+			spelling = next;
 		}
-		// chooseSpelling gives a first spelling for any knowledge, so an answer is always there.
-		return answer as CrewAnswer;
 	}
 }

@@ -72,6 +72,15 @@ export function batchTimeoutMarker(awaited: AwaitedKickoff, timeoutMs: number, b
 	};
 }
 
+/**
+ * The saved item of a crew still running when the batch parks: what n8n outputs for it at the
+ * timeout, and when its kickoff was answered, which the resume webhook reads back
+ * (nodes/callbacksIn/parkedBatch.ts) to tell a run not registered yet from a pause.
+ */
+export function awaitedItemJson(marker: TimeoutMarker, startedAt: number): IDataObject {
+	return { ...marker.json, kicked_off_at: new Date(startedAt).toISOString() };
+}
+
 /** What the waiting item says of itself: a Webhook answering when the last node finishes sends this item to its caller. */
 export function waitingMessage(kickoffId: string): string {
 	return (

@@ -46,7 +46,7 @@ export async function watchFirstPhase(
 			if (reading.kind === 'fatal') outcomes[position] = { kind: 'error', error: reading.error };
 			else if (reading.kind === 'passingFailure') return void (outcomes[position] = { ...previous, lastError: reading.error });
 			else {
-				const { ending, memory } = readEnding(reading.status, notFound[position]);
+				const { ending, memory } = readEnding(reading.status, notFound[position], dependencies.now() - kickoffs[position].startedAt);
 				notFound[position] = memory;
 				const shown = ending?.status ?? reading.status;
 				if (dependencies.onStatus && shown.state !== 'not_found') await dependencies.onStatus(kickoffs[position], shown);

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { callbackHumanInputField, callbackStreamField, hashCallbackToken, newCallbackToken } from '../callbacksOut/resumeCallbacks';
-import { batchTimeoutMarker, callbackRefusal, firstPhaseDeadline, readFirstPhaseMs, shouldPark, timeoutMarker, waitingRecord } from './callbackWait';
+import { awaitedItemJson, batchTimeoutMarker, callbackRefusal, firstPhaseDeadline, readFirstPhaseMs, shouldPark, timeoutMarker, waitingRecord } from './callbackWait';
 import type { AwaitedKickoff, TimeoutMarker } from './callbackWait';
 import { mapWithConcurrency } from './concurrency';
 import { watchFirstPhase } from './firstPhase';
@@ -180,7 +180,7 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		const plain = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
 		const marker = stopping.stopAtTimeout ? withStopAdvice(plain) : plain;
 		return {
-			json: marker.json,
+			json: awaitedItemJson(marker, result.kickoff.startedAt),
 			error: new NodeOperationError(node, marker.message, { itemIndex, description: marker.description }),
 			pairedItem: { item: itemIndex },
 		};

@@ -11,8 +11,10 @@ import type { Sleep } from '../transport/cancellableSleep';
 export interface RunningKickoff {
 	itemIndex: number;
 	kickoffId: string;
-	/** Clock time of the kickoff; the first poll is one interval after it. */
+	/** Clock time of the kickoff's answer: the first poll is one interval after it, and the registration window counts from it. */
 	startedAt: number;
+	/** When the first read is due, if not one interval after the kickoff: a callback's confirming read is made at once. */
+	firstReadAt?: number;
 	/** An earlier try of the node saw the service report this run (retryOnFail/earlierTries.ts): NOT FOUND is then a pause, not registration lag. */
 	seen?: boolean;
 }
@@ -32,7 +34,7 @@ export type WaitOutcome =
 	| { kind: 'stopped'; status: CrewStatus }
 	/** Waiting for a human: only a Resume can move it on, so waiting longer is pointless. */
 	| { kind: 'paused'; status: CrewStatus }
-	/** NOT FOUND more often than a registration takes, and never seen: the service knows no such run. */
+	/** NOT FOUND after the registration window, and never seen: the service knows no such run. */
 	| { kind: 'notFound'; status: CrewStatus; reads: number }
 	| { kind: 'error'; error: Error }
 	/** `stop`: what the stop the node sent at the timeout did (On Timeout: Stop the Crews); absent when none was sent. */
@@ -70,15 +72,16 @@ export function isEndState(state: CrewStatus['state']): state is 'completed' | '
 
 /**
  * What one status record means for a wait, with what the earlier reads of the run
- * showed: an end, or undefined to read again. A NOT FOUND is judged by status/notFound.ts
- * (registration lag, an unknown run, or a pause for human input); the paused
- * record is what the item and the live progress then show.
+ * showed and how long after the kickoff's answer it was read: an end, or undefined to
+ * read again. A NOT FOUND is judged by status/notFound.ts (registration lag, an
+ * unknown run, or a pause for human input); the paused record is what the item and
+ * the live progress then show.
  */
-export function readEnding(status: CrewStatus, memory: NotFoundMemory): { ending?: EndingOutcome; memory: NotFoundMemory } {
+export function readEnding(status: CrewStatus, memory: NotFoundMemory, sinceKickoffMs: number): { ending?: EndingOutcome; memory: NotFoundMemory } {
 	const next = rememberRead(memory, status);
 	if (isEndState(status.state)) return { ending: { kind: status.state, status }, memory: next };
 	if (status.state !== 'not_found') return { memory: next };
-	const verdict = judgeNotFound(next);
+	const verdict = judgeNotFound(next, sinceKickoffMs);
 	if (verdict === 'paused') return { ending: { kind: 'paused', status: pausedFromNotFound(status) }, memory: next };
 	if (verdict === 'unknownRun') return { ending: { kind: 'notFound', status, reads: next.notFoundReads }, memory: next };
 	return { memory: next };
@@ -101,7 +104,7 @@ export async function waitForCompletion(
 	kickoffs.forEach((kickoff, position) => {
 		watches.set(position, {
 			kickoff,
-			nextPollAt: Math.min(kickoff.startedAt + policy.pollIntervalMs, deadline),
+			nextPollAt: Math.min(kickoff.firstReadAt ?? kickoff.startedAt + policy.pollIntervalMs, deadline),
 			consecutiveFailures: 0,
 			notFound: firstMemory(kickoff.seen),
 		});
@@ -118,7 +121,7 @@ export async function waitForCompletion(
 		if (reading.kind === 'fatal') return settle(position, { kind: 'error', error: reading.error });
 		let delay: number;
 		if (reading.kind === 'status') {
-			const { ending, memory } = readEnding(reading.status, watch.notFound);
+			const { ending, memory } = readEnding(reading.status, watch.notFound, readAt - watch.kickoff.startedAt);
 			watch.notFound = memory;
 			// A tolerated NOT FOUND tells a person nothing; a pause read from one is shown as the pause.
 			const shown = ending?.status ?? reading.status;

@@ -106,10 +106,15 @@ export interface RunPlan {
 	 * `restoreFromStateId` and `inputs.id`, and its completed record carries the final state.
 	 */
 	flow?: boolean;
+	/**
+	 * This run's own registration delay, over the service's `registrationDelayMs`: one crew of a
+	 * batch can be unknown to the service while another is known at once. A resumed run keeps it.
+	 */
+	registrationDelayMs?: number;
 }
 
-/** A plan with every default filled in; `flow: true` only for a flow (absent for a crew). */
-export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput' | 'flow'>> & { humanInput: { taskId: TaskId } | null; flow?: true };
+/** A plan with every default filled in; `flow: true` only for a flow (absent for a crew); `registrationDelayMs` only when the run has its own. */
+export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput' | 'flow' | 'registrationDelayMs'>> & { humanInput: { taskId: TaskId } | null; flow?: true; registrationDelayMs?: number };
 
 /** A persisted flow's state: the run's inputs (but `id`) over the restored state's fields. */
 export interface FlowState {
@@ -192,8 +197,10 @@ export interface CrewServiceOptions {
 	/**
 	 * Any dialect: for this many ms (service clock) after its kickoff a run is not registered yet, as
 	 * live right after a kickoff: its status reads answer as for an unknown id (live: 200
-	 * `{"state": "NOT FOUND"}`; documented: the 404) and `POST /stop/{id}` answers the documented
-	 * 404 `{"error": "Execution not found", ...}`; the run itself runs from its kickoff. Default 0.
+	 * `{"state": "NOT FOUND"}`; documented: the 404), counted in its `statusRequests`, and
+	 * `POST /stop/{id}` answers the documented 404 `{"error": "Execution not found", ...}`; the run
+	 * itself runs from its kickoff and makes its calls. A resumed run (a new kickoff id) is new too.
+	 * A run's plan may set its own (`meta.reference.registrationDelayMs`). Default 0.
 	 */
 	registrationDelayMs?: number;
 	/**

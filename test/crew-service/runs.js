@@ -144,6 +144,12 @@ function checkPlanOverride(partial, where) {
 		if (typeof p.flow !== 'boolean') throw new TypeError(`${where}.flow must be a boolean`);
 		out.flow = p.flow;
 	}
+	if (p.registrationDelayMs !== undefined) {
+		if (typeof p.registrationDelayMs !== 'number' || !Number.isInteger(p.registrationDelayMs) || p.registrationDelayMs < 0 || p.registrationDelayMs > 600_000) {
+			throw new TypeError(`${where}.registrationDelayMs must be an integer 0..600000`);
+		}
+		out.registrationDelayMs = p.registrationDelayMs;
+	}
 	return out;
 }
 
@@ -165,6 +171,7 @@ function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
 		humanInput: merged.humanInput ? { taskId: merged.humanInput.taskId } : null,
 		// Only when asked for, so a crew's plan is what it always was.
 		...(merged.flow ? { flow: true } : {}),
+		...(merged.registrationDelayMs !== undefined ? { registrationDelayMs: merged.registrationDelayMs } : {}),
 	};
 }
 

@@ -860,17 +860,20 @@ async function startCrewService(userOptions = {}) {
 	}
 
 	/**
-	 * A run within registrationDelayMs of its kickoff: the service does not know it yet, as
-	 * live right after a kickoff; its status reads and stops answer as for an unknown id.
+	 * A run within its registration delay after its kickoff (its plan's, else the service's
+	 * registrationDelayMs): the service does not know it yet, as live right after a kickoff;
+	 * its status reads and stops answer as for an unknown id.
 	 * @param {Run} run
 	 */
 	function unregistered(run) {
-		return options.now() - run.createdAt < options.registrationDelayMs;
+		return options.now() - run.createdAt < (run.plan.registrationDelayMs ?? options.registrationDelayMs);
 	}
 
 	/** @param {string} kickoffId */
 	function readStatus(kickoffId) {
 		const found = runsById.get(kickoffId);
+		// A read of a run not registered yet is still a read of that run: counted, answered as unknown.
+		if (found && unregistered(found)) found.statusRequests += 1;
 		const run = found && unregistered(found) ? undefined : found;
 		if (options.dialect === 'live') return readLiveStatus(run);
 		if (!run) {

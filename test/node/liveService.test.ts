@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { NOT_FOUND_TOLERATED_READS } from '../../nodes/status/notFound';
+import { REGISTRATION_WINDOW_MS } from '../../nodes/status/registrationWindow';
 import { useCrewService } from '../helpers/crewService';
 import { callCrewTool } from '../helpers/crewTool';
 import { items, runCrewNode, runCrewNodeExpectingError } from '../helpers/crewWorkflow';
@@ -57,19 +57,24 @@ describe('Kickoff and Wait on the live service', () => {
 	});
 
 	it('still completes after a few NOT FOUND reads right after the kickoff', async () => {
-		crew.service.configure({ registrationLagReads: NOT_FOUND_TOLERATED_READS });
+		crew.service.configure({ registrationLagReads: 3 });
 		clockByReads(100);
 		const { output } = await runCrewNode({ parameters: waitFor('{"topic": "AI"}'), credentials: crew.credentials });
 		expect(output[0].json).toMatchObject({ state: 'completed', result: 'Crew finished: topic=AI' });
-		expect(crew.service.runs[0].statusRequests).toBeGreaterThan(NOT_FOUND_TOLERATED_READS);
+		expect(crew.service.runs[0].statusRequests).toBeGreaterThan(3);
 	});
 
-	it('ends a run the service never shows as not found, naming the kickoff ID, without waiting for the timeout', async () => {
+	it('ends a run the service never shows as not found, naming the kickoff ID, once the registration window has passed, not at the timeout', async () => {
 		crew.service.configure({ registrationLagReads: 1_000 });
+		const began = Date.now();
 		const error = await runCrewNodeExpectingError({ parameters: waitFor('{"topic": "AI"}'), credentials: crew.credentials });
 		const [run] = crew.service.runs;
 		expect(error.message).toBe(`The crew service knows no run with this kickoff ID at this Base URL (kickoff ID ${run.kickoffId})`);
-		expect(run.statusRequests).toBe(NOT_FOUND_TOLERATED_READS + 1);
+		expect(error.description).toContain(`It answered NOT FOUND ${run.statusRequests} times since the kickoff`);
+		// Read every 0.1 s at most: the reads inside the window, and the first one past it.
+		expect(Date.now() - began).toBeGreaterThanOrEqual(REGISTRATION_WINDOW_MS);
+		expect(run.statusRequests).toBeGreaterThan(1);
+		expect(run.statusRequests).toBeLessThanOrEqual(REGISTRATION_WINDOW_MS / 100 + 1);
 	});
 
 	it('ends every other item of a batch normally when one crew pauses', async () => {

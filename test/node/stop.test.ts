@@ -2,6 +2,7 @@
  * Crew → Stop, and a stopped run read back (REVOKED), on n8n-core's real engine
  * against the reference service's POST /stop/{kickoff_id}.
  */
+import { REGISTRATION_WINDOW_MS } from '../../nodes/status/registrationWindow';
 import { useCrewService } from '../helpers/crewService';
 import { callCrewTool } from '../helpers/crewTool';
 import { items, runCrewNode, runCrewNodeExpectingError, runCrewWorkflow } from '../helpers/crewWorkflow';
@@ -72,7 +73,7 @@ describe('Stop', () => {
 		const error = await runCrewNodeExpectingError({ parameters: stop('no-such-kickoff'), credentials: crew.credentials });
 		expect(error.httpCode).toBe('404');
 		expect(error.message).toBe(
-			`Not found: the crew service at ${crew.service.url} knows no run with kickoff ID no-such-kickoff, so nothing was stopped (it answered 404: Execution not found: No execution found with ID: no-such-kickoff); asked again for 6 seconds, longer than a new run takes to be known`,
+			`Not found: the crew service at ${crew.service.url} knows no run with kickoff ID no-such-kickoff, so nothing was stopped (it answered 404: Execution not found: No execution found with ID: no-such-kickoff); asked again for ${REGISTRATION_WINDOW_MS / 1_000} seconds, longer than a new run takes to be known`,
 		);
 		expect(error.description).toMatch(/Check the kickoff ID/);
 	});

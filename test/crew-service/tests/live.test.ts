@@ -138,3 +138,43 @@ describe('reference service: a cold deployment (coldStartMs)', () => {
 		await expect(start({ registrationLagReads: 1.5 })).rejects.toThrow(/registrationLagReads/);
 	});
 });
+
+describe('reference service: runs registered late (registrationDelayMs)', () => {
+	it('answers a run\'s status reads as for an unknown id until the delay has passed, live NOT FOUND and documented 404, counting them', async () => {
+		const clock = fakeClock();
+		for (const dialect of ['live', 'documented'] as const) {
+			const service = await start({ dialect, durationMs: 10_000, now: clock.now, registrationDelayMs: 3000 });
+			const id = await kickoff(service);
+			clock.advance(2999);
+			const unknown = await call(service, 'GET', `/status/${id}`);
+			expect(unknown).toMatchObject(dialect === 'live' ? { status: 200, json: { state: 'NOT FOUND' } } : { status: 404, json: { error: 'Execution not found' } });
+			expect(await call(service, 'GET', `/${id}/status`)).toMatchObject({ status: unknown.status, json: unknown.json });
+			clock.advance(1);
+			expect((await call(service, 'GET', `/status/${id}`)).status).toBe(200);
+			expect((await call(service, 'GET', `/status/${id}`)).json.state).not.toBe('NOT FOUND');
+			expect(service.runs[0].statusRequests).toBe(4);
+		}
+	});
+
+	it('takes a run\'s own delay from meta.reference, over the service\'s: one crew unknown while another is known at once; a resumed run is new again', async () => {
+		const clock = fakeClock();
+		const service = await start({ dialect: 'live', durationMs: 900, now: clock.now, registrationDelayMs: 0 });
+		const late = await kickoff(service, { inputs: { topic: 'late' }, meta: { reference: { registrationDelayMs: 2000, humanInput: { taskId: 'analysis_task' } } } });
+		const known = await kickoff(service, { inputs: { topic: 'known' } });
+		expect(service.runs[0].plan.registrationDelayMs).toBe(2000);
+		expect(service.runs[1].plan).not.toHaveProperty('registrationDelayMs');
+		clock.advance(100);
+		expect((await call(service, 'GET', `/status/${late}`)).json.state).toBe('NOT FOUND');
+		expect((await call(service, 'GET', `/status/${known}`)).json.state).toBe('RUNNING');
+		clock.advance(1900);
+		// Registered, and paused at the end of analysis_task (600 ms): live, a pause reads NOT FOUND too.
+		expect(service.runs[0].state).toBe('paused');
+		const resumed = await call(service, 'POST', '/resume', { body: { executionId: late, taskId: 'analysis_task', isApprove: true } });
+		const next = resumed.json.kickoff_id as string;
+		expect((await call(service, 'GET', `/status/${next}`)).json.state).toBe('NOT FOUND');
+		clock.advance(2000);
+		expect((await call(service, 'GET', `/status/${next}`)).json.state).toBe('SUCCESS');
+		const refused = await call(service, 'POST', '/kickoff', { body: { inputs: { topic: 'x' }, meta: { reference: { registrationDelayMs: -5 } } } });
+		expect(refused.json.message).toMatch(/meta\.reference\.registrationDelayMs must be an integer 0\.\.600000/);
+	});
+});

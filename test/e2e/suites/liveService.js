@@ -16,6 +16,9 @@
 //     the live 422 `Missing inputs: topic`, and the item names the input;
 //   workflows/live/live-cold.json: the kickoff answered after 45 s (coldStartMs, a cold
 //     deployment) starts exactly one run, which completes, with no error;
+//   runs the service registers 3 s late (registrationDelayMs), Poll Interval 0.1 s: Kickoff and
+//     Wait completes a 2 s crew; Kickoff and Wait then Resume with Wait for the Resumed Run
+//     completes the resumed run (a new kickoff id, registered late too);
 //   the AI Agent example (examples/agent-with-crew-tools.json) with the scripted model: the tool's
 //     short answer keeps the usage; a failed crew's reason and a paused crew's next step reach
 //     the model;
@@ -41,6 +44,36 @@ const RUN_USAGE = { total_tokens: 2580, prompt_tokens: 1920, completion_tokens: 
 const FAILURE = 'Task execution failed: invalid API key for SerperDevTool';
 // The vendor's "first call times out": past the 30 s a read keeps once the deployment has answered.
 const COLD_START_MS = 45_000;
+// A deployment that registers runs this late, read at the shortest Poll Interval the field offers.
+const LATE_MS = 3_000;
+
+/** A saved workflow: Start, then the given Crew nodes (version 1.4) in a chain. */
+function crewChain(id, name, nodes) {
+	const start = { parameters: {}, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] };
+	const crewNodes = nodes.map((node, index) => ({
+		type: 'n8n-nodes-crewai.crew',
+		typeVersion: 1.4,
+		position: [220 * (index + 1), 0],
+		credentials: { crewApi: { id: 'crewCredOrg00001', name: 'Crew (your organization token)' } },
+		...node,
+	}));
+	const all = [start, ...crewNodes];
+	const connections = {};
+	for (let i = 0; i < all.length - 1; i++) connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	return { id, name, nodes: all, connections, active: false, settings: { executionOrder: 'v1' }, pinData: {} };
+}
+
+const FAST = { pollInterval: 0.1, timeout: 60 };
+const lateWorkflows = () => ({
+	'late-wait': crewChain('e2eLiveLateWait1', 'E2E live: runs registered late, Kickoff and Wait at 0.1 s', [
+		{ name: 'Kickoff and Wait', parameters: { operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "late"}', options: { ...FAST, meta: '{"reference": {"durationMs": 2000}}' } } },
+	]),
+	'late-resume': crewChain('e2eLiveLateResum', 'E2E live: runs registered late, Resume waits for the resumed run at 0.1 s', [
+		// Pauses at the end of analysis_task, 4 s in: seen running first, once registered at 3 s.
+		{ name: 'Kickoff and Wait', parameters: { operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "late"}', options: { ...FAST, meta: '{"reference": {"durationMs": 6000, "humanInput": {"taskId": "analysis_task"}}}' } } },
+		{ name: 'Resume', parameters: { operation: 'resume', taskId: 'analysis_task', isApprove: true, humanFeedback: 'ok', waitForResumedRun: true, options: FAST } },
+	]),
+});
 
 /** The agent workflow with its own id, a script for the model, and the Research Crew steered by meta. */
 function agentVariant(base, suffix, reference) {
@@ -68,6 +101,7 @@ function loadWorkflows() {
 	});
 	return {
 		...live,
+		...lateWorkflows(),
 		agentDone: agentVariant(base, 'l1', { durationMs: 1500 }),
 		agentFailing: agentVariant(base, 'l2', { durationMs: 1500, outcome: 'failure', error: FAILURE }),
 		agentPaused: agentVariant(base, 'l3', { durationMs: 6000, humanInput: { taskId: 'analysis_task' } }),
@@ -149,6 +183,33 @@ async function runSuite(t) {
 		assert.equal(runs.length, 1, 'one run');
 		assert.equal(requests.filter((r) => r.route === 'kickoff').length, 1, 'one POST /kickoff');
 		assert.equal(item.json.kickoff_id, runs[0].kickoffId);
+	});
+
+	const readsBeforeRegistered = (requests, run) => requests.filter((r) => r.route === 'status' && r.kickoffId === run.kickoffId && r.at - run.createdAt < LATE_MS).length;
+
+	await check('runs registered 3 s late, Poll Interval 0.1 s: Kickoff and Wait completes a 2 s crew', async () => {
+		const { exec, runs, requests } = await run(workflows['late-wait'], { registrationDelayMs: LATE_MS });
+		const [item] = items(exec.run, 'Kickoff and Wait');
+		assert.equal(item.json.state, 'completed', JSON.stringify(item.json).slice(0, 400));
+		assert.equal(item.json.kickoff_id, runs[0].kickoffId);
+		const notFound = readsBeforeRegistered(requests, runs[0]);
+		assert.ok(notFound > 3, `${notFound} NOT FOUND reads before the service knew the run`);
+		say(`    ${notFound} NOT FOUND reads in the first 3 s, then completed`);
+	});
+
+	await check('runs registered 3 s late, Poll Interval 0.1 s: Resume with Wait for the Resumed Run completes the resumed run', async () => {
+		const { exec, runs, requests } = await run(workflows['late-resume'], { registrationDelayMs: LATE_MS });
+		const [paused] = items(exec.run, 'Kickoff and Wait');
+		assert.equal(paused.json.state, 'paused', JSON.stringify(paused.json).slice(0, 400));
+		const [item] = items(exec.run, 'Resume');
+		const resumed = runs.find((r) => r.resumedFrom === runs[0].kickoffId);
+		assert.ok(resumed, 'no resumed run');
+		assert.deepEqual(
+			{ kickoff_id: item.json.kickoff_id, resumed_kickoff_id: item.json.resumed_kickoff_id, state: item.json.state },
+			{ kickoff_id: resumed.kickoffId, resumed_kickoff_id: runs[0].kickoffId, state: 'completed' },
+		);
+		const notFound = readsBeforeRegistered(requests, resumed);
+		assert.ok(notFound > 3, `${notFound} NOT FOUND reads of the resumed run before the service knew it`);
 	});
 
 	const agentRun = async (workflow) => {

@@ -14,7 +14,11 @@
 //     unknown kickoff id; on 2.x also without ?signature=) are answered 401 and it keeps
 //     waiting; the paused crew's own human-input call (no Authorization) is answered 200 and
 //     the execution ends, long before the timeout, with the two records and the paused item
-//     (its kickoff id and the call's task id), in order.
+//     (its kickoff id and the call's task id), in order;
+//   runs the service registers 3 s late, Poll Interval 0.1 s: a 5 s crew read NOT FOUND all
+//     through its 1 s first phase is parked, and its call completes the execution; a batch whose
+//     first crew fails 2.5 s in, while the second is not registered yet: the failure on the
+//     error output, the second crew's completed record on the other, not a pause.
 
 const { waitForWebhook } = require('../lib/webhookReady');
 const assert = require('node:assert/strict');
@@ -133,6 +137,63 @@ async function run(t) {
 		assert.ok(tookMs < 60_000, `took ${tookMs} ms (timeout ${TIMEOUT_SECONDS} s)`);
 		say(`    resumed ${(tookMs / 1000).toFixed(1)} s after the webhook call (timeout ${TIMEOUT_SECONDS} s); paused item task_id ${taskId}`);
 	});
+
+	await check('runs registered 3 s late, Poll Interval 0.1 s: a 5 s crew, NOT FOUND through its first phase, is parked and its call completes the execution', async () => {
+		await crew.reset();
+		await crew.configure({ ...LIVE, registrationDelayMs: 3000 });
+		const { status, data, runs, kickoffIds, calls } = await runBatch(t, { crews: [{ topic: 'late-5s', reference: { durationMs: 5000 } }], firstPhase: 1, pollInterval: 0.1 });
+		assert.equal(status, 'success');
+		assert.deepEqual(data.resultData.runData.After[0].data.main[0].map((i) => [i.json.kickoff_id, i.json.state]), [[kickoffIds[0], 'completed']]);
+		assert.deepEqual(calls.map((c) => c.status), [200], 'the crew\'s call reached the parked execution');
+		const notFound = await readsBeforeRegistered(crew, runs[0], 3000);
+		assert.ok(notFound > 3, `${notFound} NOT FOUND reads before the service knew the run`);
+		say(`    ${notFound} NOT FOUND reads in the first 3 s, then parked; completed by the crew's call`);
+	});
+
+	await check('a batch whose first crew fails 2.5 s in while the second is not registered yet: the failure, and the second crew\'s completed record', async () => {
+		await crew.reset();
+		await crew.configure(LIVE);
+		const crews = [
+			{ topic: 'r-fail', reference: { durationMs: 2500, outcome: 'failure', error: 'the writer agent gave up' } },
+			{ topic: 'r-late', reference: { durationMs: 6000, registrationDelayMs: 4000 } },
+		];
+		const { status, data, kickoffIds, calls } = await runBatch(t, { crews, firstPhase: 0.3, pollInterval: 0.1 });
+		assert.equal(status, 'success');
+		// The failing crew's call came after the execution parked, while the other crew was unknown to the service.
+		assert.deepEqual(calls.map((c) => [c.kickoffId, c.status]), [[kickoffIds[0], 200], [kickoffIds[1], 200]]);
+		// The Kickoff and Wait node's last run: the one the resume gave, both outputs.
+		const [ok, failed] = data.resultData.runData['Kickoff and Wait'].at(-1).data.main;
+		assert.deepEqual(ok.map((i) => [i.json.kickoff_id, i.json.state, i.pairedItem?.item]), [[kickoffIds[1], 'completed', 1]]);
+		assert.equal(failed.length, 1);
+		assert.equal(failed[0].json.error.message, `The crew failed (kickoff ID ${kickoffIds[0]}): the writer agent gave up`);
+	});
+}
+
+/** Posts a batch to the published workflow and waits for its execution to end: its id, status and run data. */
+async function runBatch(t, body) {
+	const { crew, workflows, rest, n8n } = t;
+	const workflow = workflows.batch;
+	const known = new Set((await rest.executions(workflow.id)).map((e) => String(e.id)));
+	const res = await fetch(`${t.baseUrl}/webhook/${workflow.nodes[0].parameters.path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ timeout: TIMEOUT_SECONDS, ...body }),
+	});
+	assert.equal(res.status, 200, `POST /webhook: ${res.status} ${await res.text()}`);
+	const done = await until('the execution ended', async () => {
+		const e = (await rest.executions(workflow.id)).find((x) => !known.has(String(x.id)));
+		return e && !['new', 'running', 'waiting'].includes(e.status) && e;
+	}, 60000, 250);
+	const runs = await crew.runs();
+	const kickoffIds = body.crews.map((c) => runs.find((r) => r.inputs.topic === c.topic).kickoffId);
+	const data = decodeExecutionData(n8n, (await rest.execution(String(done.id))).data);
+	const calls = (await deliveries(crew)).filter((d) => d.kind === 'stream' && d.status !== null);
+	return { status: done.status, data, runs, kickoffIds, calls };
+}
+
+/** A run's status reads the service answered before it knew the run. */
+async function readsBeforeRegistered(crew, run, lateMs) {
+	return (await crew.requests()).filter((r) => r.route === 'status' && r.kickoffId === run.kickoffId && r.at - run.createdAt < lateMs).length;
 }
 
 /** The batch workflow of waitByCallback, under its own id and webhook (both suites share one n8n). */

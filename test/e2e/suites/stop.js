@@ -12,7 +12,7 @@
 //     the run as stopped (REVOKED on the service);
 //   Stop of a run that had ended: no error, already_ended with its state;
 //   Stop of an unknown kickoff id: the not-found error naming the id and the Base URL, after the
-//     6 s the node asks a 404 "Execution not found" again;
+//     8 s the node asks a 404 "Execution not found" again (the registration window);
 //   Kickoff and Wait timing out with On Timeout: Stop Crews Still Running: one stop, the item
 //     says the crew was stopped;
 //   Kickoff and Wait waiting on 3 crews, the execution stopped over REST: exactly 3 stops, one
@@ -178,10 +178,10 @@ async function run(t) {
 		assert.equal(item.json.service_state, 'SUCCESS');
 	});
 
-	await check('Stop of an unknown kickoff id: the not-found error naming the id and the Base URL, after 6 s of asking again', async () => {
+	await check('Stop of an unknown kickoff id: the not-found error naming the id and the Base URL, after 8 s of asking again', async () => {
 		const exec = await execute('stop-unknown');
 		assert.notEqual(exec.code, 0);
-		assert.match(errorText(exec.run), new RegExp(`Not found: the crew service at ${crew.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} knows no run with kickoff ID no-such-kickoff, so nothing was stopped .*; asked again for 6 seconds`));
+		assert.match(errorText(exec.run), new RegExp(`Not found: the crew service at ${crew.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} knows no run with kickoff ID no-such-kickoff, so nothing was stopped .*; asked again for 8 seconds`));
 		const sent = await stops();
 		assert.ok(sent.length > 1 && sent.length <= 12, `${sent.length} stops`);
 		const spanMs = sent.at(-1).at - sent[0].at;

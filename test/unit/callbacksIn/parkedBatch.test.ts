@@ -1,7 +1,8 @@
 import { readCrewStatus } from '../../../nodes/status/crewStatus';
+import { REGISTRATION_WINDOW_MS } from '../../../nodes/status/registrationWindow';
 import { hashCallbackToken } from '../../../nodes/callbacksOut/resumeCallbacks';
-import { batchTimeoutMarker } from '../../../nodes/waiting/callbackWait';
-import { awaitedOfRow, callerOf, othersInReadingOrder, readParkedEntry, readHumanInputCall } from '../../../nodes/callbacksIn/parkedBatch';
+import { awaitedItemJson, batchTimeoutMarker } from '../../../nodes/waiting/callbackWait';
+import { awaitedEnding, awaitedOfRow, awaitedStatus, callerOf, othersInReadingOrder, readParkedCall, readParkedEntry, readHumanInputCall } from '../../../nodes/callbacksIn/parkedBatch';
 import type { ParkedEntry } from '../../../nodes/callbacksIn/parkedBatch';
 
 const awaited = (itemIndex: number): ParkedEntry & { kind: 'awaited' } => ({ kind: 'awaited', itemIndex, kickoffId: `k${itemIndex}`, tokenHash: hashCallbackToken(`token-${itemIndex}`) });
@@ -76,5 +77,70 @@ describe('readHumanInputCall', () => {
 
 	it('takes a call without a task id value as one whose task is unknown', () => {
 		expect(readHumanInputCall({ kickoff_id: 'k0', task_id: null }, batch)).toEqual({ kind: 'awaited', caller: batch[0], taskId: null });
+	});
+});
+
+describe('when an awaited crew\'s kickoff was answered', () => {
+	const kickedOffAt = Date.UTC(2026, 9, 1, 12, 0, 0);
+
+	it('is saved with its parked item and read back from the item and from its row', () => {
+		const json = awaitedItemJson(batchTimeoutMarker({ kickoffId: 'k1', tokenHash: 'ab' }, 60_000, 2), kickedOffAt);
+		expect(json.kicked_off_at).toBe('2026-10-01T12:00:00.000Z');
+		expect(readParkedEntry(json, 1)).toEqual({ kind: 'awaited', itemIndex: 1, kickoffId: 'k1', tokenHash: 'ab', startedAt: kickedOffAt });
+		expect(awaitedOfRow(['k1', 'ab', json.kicked_off_at], 1)).toEqual({ kind: 'awaited', itemIndex: 1, kickoffId: 'k1', tokenHash: 'ab', startedAt: kickedOffAt });
+	});
+
+	it('is unknown for an item parked without it, or with something else there', () => {
+		expect(awaitedOfRow(['k1', 'ab', null], 1)).not.toHaveProperty('startedAt');
+		expect(awaitedOfRow(['k1', 'ab', 'yesterday'], 1)).not.toHaveProperty('startedAt');
+	});
+});
+
+describe('awaitedEnding: another crew of the batch, read when some crew called', () => {
+	const notFound = readCrewStatus('k1', { state: 'NOT FOUND' });
+
+	it('reads NOT FOUND inside the registration window as a run not registered yet: still running', () => {
+		expect(awaitedEnding(notFound, 0)).toBeUndefined();
+		expect(awaitedEnding(notFound, REGISTRATION_WINDOW_MS - 1)).toBeUndefined();
+	});
+
+	it('reads NOT FOUND after the window, or of a crew whose kickoff time is not known, as a pause for human input', () => {
+		for (const since of [REGISTRATION_WINDOW_MS, 3_600_000, undefined]) {
+			expect(awaitedEnding(notFound, since)).toMatchObject({ kind: 'paused', status: { kickoff_id: 'k1', state: 'paused', task_id: null } });
+		}
+	});
+
+	it('is the record the end reads use too: NOT FOUND left as it is inside the window, the pause after it', () => {
+		expect(awaitedStatus(notFound, 5)).toBe(notFound);
+		expect(awaitedStatus(notFound, REGISTRATION_WINDOW_MS)).toMatchObject({ state: 'paused', next_step: expect.stringContaining('kickoff ID k1') });
+		const running = readCrewStatus('k1', { state: 'RUNNING' });
+		expect(awaitedStatus(running, undefined)).toBe(running);
+	});
+
+	it('gives an end its outcome at any age, and nothing for a crew still running', () => {
+		const failed = readCrewStatus('k1', { state: 'FAILED', status: 'boom' });
+		expect(awaitedEnding(failed, 10)).toEqual({ kind: 'failed', status: failed });
+		expect(awaitedEnding(readCrewStatus('k1', { state: 'RUNNING' }), REGISTRATION_WINDOW_MS * 2)).toBeUndefined();
+	});
+});
+
+describe('readParkedCall', () => {
+	const end = (kickoffId: string, type = 'crew_kickoff_completed') => ({ events: [{ type, execution_id: kickoffId, data: {} }] });
+
+	it('a crew\'s end with its own token: that crew, a crew\'s or a flow\'s end', () => {
+		expect(readParkedCall(batch, 'Bearer token-2', end('k2'))).toEqual({ kind: 'end', caller: batch[1], deployment: 'crew' });
+		expect(readParkedCall(batch, 'Bearer token-0', end('k0', 'flow_finished'))).toEqual({ kind: 'end', caller: batch[0], deployment: 'flow' });
+	});
+
+	it('the live human-input call without a token: the crew it names, paused on its task', () => {
+		expect(readParkedCall(batch, undefined, liveCall('k2'))).toEqual({ kind: 'end', caller: batch[1], deployment: 'crew', pausedTask: { taskId: TASK } });
+	});
+
+	it('answers at once what is not an awaited crew\'s end', () => {
+		expect(readParkedCall([], 'Bearer token-0', end('k0'))).toEqual({ kind: 'answer', statusCode: 409, body: { error: 'this execution is not waiting for a crew' } });
+		expect(readParkedCall(batch, 'Bearer nope', end('k0'))).toEqual({ kind: 'answer', statusCode: 401, body: { error: 'invalid callback token' } });
+		expect(readParkedCall(batch, undefined, liveCall('k1'))).toEqual({ kind: 'answer', statusCode: 401, body: { error: 'the call names no crew this execution waits for' } });
+		expect(readParkedCall(batch, 'Bearer token-0', end('k2'))).toEqual({ kind: 'answer', statusCode: 409, body: { error: 'the call is about another kickoff' } });
+		expect(readParkedCall(batch, 'Bearer token-0', end('k0', 'task_completed'))).toEqual({ kind: 'answer', statusCode: 200, body: { received: true } });
 	});
 });

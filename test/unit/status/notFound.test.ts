@@ -1,7 +1,8 @@
 import type { CrewStatus } from '../../../nodes/status/crewStatus';
 import { readCrewStatus } from '../../../nodes/status/crewStatus';
 import { watchFirstPhase } from '../../../nodes/waiting/firstPhase';
-import { judgeNotFound, NOT_FOUND_TOLERATED_READS, NOTHING_READ, pausedFromNotFound, rememberRead, pauseOfHumanInputCall } from '../../../nodes/status/notFound';
+import { judgeNotFound, NOTHING_READ, pausedFromNotFound, rememberRead, pauseOfHumanInputCall } from '../../../nodes/status/notFound';
+import { REGISTRATION_WINDOW_MS } from '../../../nodes/status/registrationWindow';
 import { createPollPolicy } from '../../../nodes/waiting/pollPolicy';
 import { waitForCompletion } from '../../../nodes/waiting/waitForCompletion';
 import type { RunningKickoff, StatusReading, WaitDependencies } from '../../../nodes/waiting/waitForCompletion';
@@ -12,19 +13,33 @@ const status = (record: object, kickoffId = 'k0') => readCrewStatus(kickoffId, r
 const TASK = '0b9e3c44-6a4e-4d43-9a8e-1f2b3c4d5e6f';
 
 describe('what a NOT FOUND read means', () => {
-	it('tolerates a few right after the kickoff, then says the service knows no such run', () => {
+	/** The verdicts on a run never seen that reads NOT FOUND every `intervalMs` after its kickoff, up to the window's end. */
+	const verdictsEvery = (intervalMs: number) => {
 		let memory = NOTHING_READ;
 		const verdicts: string[] = [];
-		for (let read = 1; read <= NOT_FOUND_TOLERATED_READS + 1; read++) {
+		for (let at = intervalMs; at <= REGISTRATION_WINDOW_MS; at += intervalMs) {
 			memory = rememberRead(memory, status(NOT_FOUND));
-			verdicts.push(judgeNotFound(memory));
+			verdicts.push(judgeNotFound(memory, at));
 		}
-		expect(verdicts).toEqual([...Array(NOT_FOUND_TOLERATED_READS).fill('tolerate'), 'unknownRun']);
+		return verdicts;
+	};
+
+	it('tolerates NOT FOUND for the registration window after the kickoff, then says the service knows no such run', () => {
+		// The default 2 s Poll Interval: the reads at 2, 4 and 6 s wait, the read at 8 s ends the item, as ever.
+		expect(verdictsEvery(2_000)).toEqual(['tolerate', 'tolerate', 'tolerate', 'unknownRun']);
+		expect(judgeNotFound({ seen: false, notFoundReads: 1 }, REGISTRATION_WINDOW_MS - 1)).toBe('tolerate');
 	});
 
-	it('reads NOT FOUND after the run was seen as a pause for human input, at once', () => {
+	it('gives a run the same time however often it is read: at 0.1 s, 79 reads wait and the one at the window\'s end ends it', () => {
+		const verdicts = verdictsEvery(100);
+		expect(verdicts).toEqual([...Array(REGISTRATION_WINDOW_MS / 100 - 1).fill('tolerate'), 'unknownRun']);
+		expect(verdicts).toHaveLength(80);
+	});
+
+	it('reads NOT FOUND after the run was seen as a pause for human input, at once, however young the run', () => {
 		const seen = rememberRead(rememberRead(NOTHING_READ, status(NOT_FOUND)), status({ state: 'RUNNING' }));
-		expect(judgeNotFound(rememberRead(seen, status(NOT_FOUND)))).toBe('paused');
+		expect(judgeNotFound(rememberRead(seen, status(NOT_FOUND)), 300)).toBe('paused');
+		expect(judgeNotFound(rememberRead(seen, status(NOT_FOUND)), REGISTRATION_WINDOW_MS * 10)).toBe('paused');
 	});
 
 	it('gives the paused record: state paused, the kickoff ID, the task when known, what to do', () => {
@@ -83,8 +98,23 @@ describe('waiting on the live service: NOT FOUND', () => {
 	it('ends a run never seen once NOT FOUND outlasts the registration, not at the timeout', async () => {
 		const world = scriptedWorld({ k0: [NOT_FOUND] });
 		const [outcome] = await waitForCompletion([kickoff('k0')], createPollPolicy(1_000), 600_000, world.dependencies);
-		expect(outcome).toMatchObject({ kind: 'notFound', reads: NOT_FOUND_TOLERATED_READS + 1 });
-		expect(world.now()).toBe((NOT_FOUND_TOLERATED_READS + 1) * 1_000);
+		// Read every second from 1 s: the read at the window's end is the first past it.
+		expect(outcome).toMatchObject({ kind: 'notFound', reads: REGISTRATION_WINDOW_MS / 1_000 });
+		expect(world.now()).toBe(REGISTRATION_WINDOW_MS);
+	});
+
+	it('at a 0.1 s interval waits out a registration 3 s late, and completes', async () => {
+		const world = scriptedWorld({ k0: [...Array(30).fill(NOT_FOUND), RUNNING, SUCCESS] });
+		const [outcome] = await waitForCompletion([kickoff('k0')], createPollPolicy(100), 600_000, world.dependencies);
+		expect(outcome).toMatchObject({ kind: 'completed', status: { result: 'done' } });
+		expect(world.reads.k0).toBe(32);
+	});
+
+	it('counts the window from the kickoff\'s answer, not from the wait\'s start: a run an earlier try started long ago is unknown at its first NOT FOUND', async () => {
+		const world = scriptedWorld({ k0: [NOT_FOUND] });
+		const [outcome] = await waitForCompletion([{ ...kickoff('k0'), startedAt: -REGISTRATION_WINDOW_MS }], createPollPolicy(1_000), 600_000, world.dependencies);
+		expect(outcome).toMatchObject({ kind: 'notFound', reads: 1 });
+		expect(world.now()).toBe(0);
 	});
 
 	it('ends every other crew of a batch normally when one pauses', async () => {
@@ -99,10 +129,17 @@ describe('waiting on the live service: NOT FOUND', () => {
 		expect(outcomes.map((outcome) => outcome.kind)).toEqual(['paused', 'completed']);
 	});
 
-	it('the first phase ends a run never seen as not found', async () => {
+	it('the first phase ends a run never seen as not found, once the registration window has passed', async () => {
 		const world = scriptedWorld({ k0: [NOT_FOUND] });
 		const [outcome] = await watchFirstPhase([kickoff('k0')], createPollPolicy(1_000), 60_000, world.dependencies);
 		expect(outcome.kind).toBe('notFound');
+		expect(world.now()).toBe(REGISTRATION_WINDOW_MS);
+	});
+
+	it('the first phase at 0.1 s waits out a registration 3 s late', async () => {
+		const world = scriptedWorld({ k0: [...Array(30).fill(NOT_FOUND), SUCCESS] });
+		const [outcome] = await watchFirstPhase([kickoff('k0')], createPollPolicy(100), 60_000, world.dependencies);
+		expect(outcome.kind).toBe('completed');
 	});
 });
 

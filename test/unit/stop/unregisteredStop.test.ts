@@ -1,9 +1,13 @@
-import { NOT_FOUND_TOLERATED_READS } from '../../../nodes/status/notFound';
-import { FIRST_STOP_RETRY_MS, MAX_STOP_RETRY_MS, nextStopRetry, REGISTRATION_WINDOW_MS } from '../../../nodes/stop/unregisteredStop';
+import { judgeNotFound } from '../../../nodes/status/notFound';
+import { REGISTRATION_WINDOW_MS } from '../../../nodes/status/registrationWindow';
+import { FIRST_STOP_RETRY_MS, MAX_STOP_RETRY_MS, nextStopRetry } from '../../../nodes/stop/unregisteredStop';
 
 describe('a stop answered "Execution not found" in a run\'s first seconds', () => {
-	it('gives a stop the span the status reads of a fresh run get: the tolerated NOT FOUND reads at the default 2 s interval', () => {
-		expect(REGISTRATION_WINDOW_MS).toBe(NOT_FOUND_TOLERATED_READS * 2_000);
+	it('is asked again exactly while a status read of the run would still wait for its registration', () => {
+		const neverSeen = { seen: false, notFoundReads: 1 };
+		for (const since of [0, 1, REGISTRATION_WINDOW_MS / 2, REGISTRATION_WINDOW_MS - 1, REGISTRATION_WINDOW_MS, REGISTRATION_WINDOW_MS + 1]) {
+			expect([since, nextStopRetry(1, 0, since) !== undefined]).toEqual([since, judgeNotFound(neverSeen, since) === 'tolerate']);
+		}
 	});
 
 	it('asks again with a growing pause, capped, and never past the window', () => {

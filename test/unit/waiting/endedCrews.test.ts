@@ -1,26 +1,27 @@
 import { readCrewStatus } from '../../../nodes/status/crewStatus';
 import { createEndedCrews, crewKey } from '../../../nodes/waiting/endedCrews';
-import { pausedFromNotFound, pauseOfHumanInputCall } from '../../../nodes/status/notFound';
 import type { WaitOutcome } from '../../../nodes/waiting/waitForCompletion';
 
 const TASK = '0b9e3c44-6a4e-4d43-9a8e-1f2b3c4d5e6f';
 
-describe('createEndedCrews.remember', () => {
-	it('replaces an ended crew\'s outcome, and ignores an outcome that is no end', async () => {
-		const crews = createEndedCrews(() => 0);
-		const status = pausedFromNotFound(readCrewStatus('k0', { state: 'NOT FOUND' }));
-		await crews.outcomeOf('k0', 0, async () => ({ kind: 'paused', status }));
-		const named = { kind: 'paused' as const, status: pauseOfHumanInputCall(status, TASK) };
-		crews.remember('k0', named);
-		crews.remember('k0', { kind: 'error', error: new Error('passing') });
-		expect(crews.ended('k0')).toEqual(named);
-	});
-});
-
 describe('createEndedCrews', () => {
+	it('remembers which crews ended and the task a human-input call named, and nothing else of them', () => {
+		const crews = createEndedCrews(() => 5);
+		crews.remember('a', {});
+		crews.remember('b', { pausedTask: { taskId: TASK } });
+		expect(crews.endOf('a')).toEqual({ at: 5 });
+		expect(crews.endOf('b')).toEqual({ pausedTask: { taskId: TASK }, at: 5 });
+		expect(crews.endOf('c')).toBeUndefined();
+		// A later word on the same crew replaces the earlier one.
+		crews.remember('a', { pausedTask: { taskId: null } });
+		expect(crews.endOf('a')).toEqual({ pausedTask: { taskId: null }, at: 5 });
+		crews.forget(['a', 'b']);
+		expect([crews.endOf('a'), crews.endOf('b')]).toEqual([undefined, undefined]);
+	});
+
 	const completed: WaitOutcome = { kind: 'completed', status: readCrewStatus('k1', { status: 'completed', result: 'ok' }) };
 
-	it('remembers an ended crew, reads a running one again, and joins a read in flight', async () => {
+	it('shares a read in flight among the calls that arrived before it started, and remembers the crew it found ended, not its record', async () => {
 		const crews = createEndedCrews(() => 0);
 		let reads = 0;
 		const read = (outcome: WaitOutcome | undefined) => async () => {
@@ -28,48 +29,55 @@ describe('createEndedCrews', () => {
 			await Promise.resolve();
 			return outcome;
 		};
-		expect(await crews.outcomeOf('a', 0, read(undefined))).toBeUndefined();
-		expect(await crews.outcomeOf('a', 0, read(undefined))).toBeUndefined();
-		expect(reads).toBe(2);
-		const together = await Promise.all([crews.outcomeOf('b', 0, read(completed)), crews.outcomeOf('b', 0, read(completed))]);
+		expect(await crews.readOnce('a', 0, read(undefined))).toBeUndefined();
+		expect(await crews.readOnce('a', 0, read({ kind: 'error', error: new Error('502') }))).toMatchObject({ kind: 'error' });
+		expect([reads, crews.endOf('a')]).toEqual([2, undefined]);
+		const together = await Promise.all([crews.readOnce('b', 0, read(completed)), crews.readOnce('b', 0, read(completed))]);
 		expect(together).toEqual([completed, completed]);
 		expect(reads).toBe(3);
-		expect(await crews.outcomeOf('b', 0, read(undefined))).toBe(completed);
-		expect(reads).toBe(3);
-		crews.forget(['b']);
-		expect(await crews.outcomeOf('b', 0, read(undefined))).toBeUndefined();
+		expect(crews.endOf('b')).toEqual({ at: 0 });
+		// A crew already known keeps what a human-input call said of it.
+		crews.remember('c', { pausedTask: { taskId: TASK } });
+		await crews.readOnce('c', 0, read({ kind: 'paused', status: readCrewStatus('c', { state: 'NOT FOUND' }) }));
+		expect(crews.endOf('c')).toEqual({ pausedTask: { taskId: TASK }, at: 0 });
 	});
 
-	it('never joins a read that started before the asking call arrived: it may predate the crew\'s end', async () => {
+	it('never shares a read that started before the asking call arrived: it may predate the crew\'s end', async () => {
 		let clock = 100;
 		const crews = createEndedCrews(() => clock);
 		let release: (outcome: WaitOutcome | undefined) => void = () => undefined;
-		const stale = crews.outcomeOf('a', 0, async () => await new Promise<WaitOutcome | undefined>((resolve) => (release = resolve)));
+		const stale = crews.readOnce('a', 0, async () => await new Promise<WaitOutcome | undefined>((resolve) => (release = resolve)));
 		clock = 200;
 		let fresh = 0;
-		const later = crews.outcomeOf('a', 150, async () => (fresh++, completed));
-		expect(await later).toBe(completed);
+		expect(await crews.readOnce('a', 150, async () => (fresh++, completed))).toBe(completed);
 		expect(fresh).toBe(1);
 		release(undefined);
 		expect(await stale).toBeUndefined();
-		expect(crews.ended('a')).toBe(completed);
-		expect(crews.ended('b')).toBeUndefined();
+		expect(crews.endOf('a')).toEqual({ at: 200 });
 	});
 
-	it('lets one call claim a batch\'s resume, and keeps at most its bound of crews', async () => {
+	it('keeps at most its bound of crews, the newest, and none past 25 hours', () => {
 		let clock = 0;
 		const crews = createEndedCrews(() => clock, 2);
+		for (const key of ['a', 'b', 'c']) crews.remember(key, {});
+		expect(['a', 'b', 'c'].map((key) => crews.endOf(key) !== undefined)).toEqual([false, true, true]);
+		clock += 25 * 3_600_000 + 1;
+		crews.remember('d', {});
+		expect(['b', 'c', 'd'].map((key) => crews.endOf(key) !== undefined)).toEqual([false, false, true]);
+	});
+
+	it('lets one call claim a batch\'s resume, until it gives the claim back or 25 hours have passed', () => {
+		let clock = 0;
+		const crews = createEndedCrews(() => clock);
 		expect(crews.claimResume('batch')).toBe(true);
 		expect(crews.claimResume('batch')).toBe(false);
-		for (const key of ['a', 'b', 'c']) await crews.outcomeOf(key, 0, async () => completed);
-		let reads = 0;
-		await crews.outcomeOf('a', 0, async () => (reads++, undefined));
-		expect(reads).toBe(1);
+		crews.releaseResume('batch');
+		expect(crews.claimResume('batch')).toBe(true);
 		clock += 26 * 3_600_000;
 		expect(crews.claimResume('batch')).toBe(true);
+		crews.remember('a', {});
 		crews.clear();
-		await crews.outcomeOf('c', 0, async () => (reads++, undefined));
-		expect(reads).toBe(2);
+		expect([crews.claimResume('batch'), crews.endOf('a')]).toEqual([true, undefined]);
 	});
 
 	it('keys a crew by its service and kickoff id', () => {
