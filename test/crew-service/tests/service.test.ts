@@ -469,8 +469,9 @@ describe('faults', () => {
 		s.injectFault({ route: 'kickoff', kind: 'delay', delayMs: 300, afterProcessing: true });
 		started = Date.now();
 		const slow = call(s, 'POST', '/kickoff', { body: { inputs: { topic: 'x' } } });
-		await new Promise((res) => setTimeout(res, 100));
-		expect(s.runs).toHaveLength(1); // created before the answer
+		// Created before the answer: waited for as it happens (a loaded machine may take longer than the delay to get there).
+		for (const giveUp = Date.now() + 10_000; s.runs.length === 0 && Date.now() < giveUp; ) await new Promise((res) => setTimeout(res, 5));
+		expect(s.runs).toHaveLength(1);
 		expect(s.requests[1].status).toBeNull(); // not answered yet
 		expect((await slow).json.kickoff_id).toBe(s.runs[0].kickoffId);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
