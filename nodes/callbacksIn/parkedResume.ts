@@ -166,7 +166,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 	let batchKey = awaited[0].kickoffId;
 	let keys: string[] = [];
 	try {
-		const connection = await getCrewConnection(this, 0);
+		const connection = await getCrewConnection(this, 0, { reuseCredential: true });
 		const keyOf = (kickoffId: string) => crewKey(connection.baseUrl, kickoffId);
 		batchKey = keyOf(awaited[0].kickoffId);
 		keys = awaited.map((entry) => keyOf(entry.kickoffId));
