@@ -7,6 +7,7 @@ import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
 import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import { outlivingCancel, sendStopOnce } from './stopRun';
+import { getCrewConnection } from '../transport';
 import type { CrewAnswer, CrewConnection } from '../transport';
 import { createCancellableSleep } from '../transport/cancellableSleep';
 import type { Sleep } from '../transport/cancellableSleep';
@@ -126,8 +127,11 @@ export async function stopCrewsLeft(
 	const positions = crewsToStop(outcomes, settings);
 	if (positions.length === 0) return [...outcomes];
 	const sender = positions.some((position) => outcomes[position].kind === 'cancelled') ? outlivingCancel(context) : context;
+	// The credential read once for the whole batch, sent within moments: n8n would otherwise read it (from its
+	// database, decrypted) for every stop. If that read fails, each stop reads it as before.
+	const stopConnection = await getCrewConnection(sender, 0, { reuseCredential: true }).catch(() => connection);
 	const results = await mapWithConcurrency(positions, MAX_CONCURRENT_STOPS, async (position): Promise<StopResult> => {
-		const answer = await stopStartedCrew(sender, connection, running[position], clock);
+		const answer = await stopStartedCrew(sender, stopConnection, running[position], clock);
 		if (answer.kind === 'network') return { kind: 'notStopped', reason: scrubSecret(`${answer.code}: ${answer.message}`, connection.secret) };
 		const said = readServiceMessage(answer.body);
 		return stopResultOf(answer.statusCode, answer.body, said === undefined ? undefined : scrubSecret(said, connection.secret));
