@@ -149,7 +149,12 @@ async function executionWhen(bench: Bench, executionId: string, status: 'waiting
 	return await until(
 		`execution ${executionId} ${status}`,
 		async () => {
-			const execution = await bench.rest.execution(executionId);
+			// n8n answers 503 "Database is not ready!" while SQLite is busy, on a loaded machine: ask again.
+			const execution = await bench.rest.execution(executionId).catch((error: Error) => {
+				if (/: 503 /.test(error.message)) return undefined;
+				throw error;
+			});
+			if (!execution) return undefined;
 			const finished = !['new', 'running', 'waiting', 'unknown'].includes(execution.status);
 			return (status === 'finished' ? finished : execution.status === status) && execution;
 		},
