@@ -65,8 +65,9 @@ export function normalizeBaseUrl(raw: unknown): string {
  * the requests sent through this connection use the credential read here: n8n's request
  * helper reads it again for every request otherwise, and in a webhook (a call to a parked
  * execution) n8n 2.x evaluates each such read in an expression isolate of its own, built
- * afresh (docs/reliability-and-performance.md, "Wait By: Callback"). Only for requests
- * sent at once: a long wait reads the credential anew, so an edited token takes effect.
+ * afresh (docs/reliability-and-performance.md#wait-by-callback-a-crews-call-to-the-next-node).
+ * Only for requests sent at once: a long wait reads the credential anew, so an edited token
+ * takes effect.
  */
 export async function getCrewConnection(context: CrewContext, itemIndex: number, { reuseCredential = false } = {}): Promise<CrewConnection> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
