@@ -171,7 +171,7 @@ async function readEnds(context: IWebhookFunctions, awaited: AwaitedEntry[], cal
 	const node = context.getNode();
 	const arrivedAt = Date.now();
 	try {
-		const ended = await readBatchEnd(context, await getCrewConnection(context, 0), awaited, call, arrivedAt);
+		const ended = await readBatchEnd(context, await getCrewConnection(context, 0, { reuseCredential: true }), awaited, call, arrivedAt);
 		if (!(ended instanceof Map)) return ended;
 		return new Map(awaited.map((entry) => [entry.itemIndex, outcomeToItem(node, kickoffOf(entry), ended.get(entry.itemIndex) as WaitOutcome, 0)]));
 	} catch (error) {

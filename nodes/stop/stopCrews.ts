@@ -7,10 +7,12 @@ import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
 import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import { outlivingCancel, sendStopOnce } from './stopRun';
+import { getCrewConnection } from '../transport';
 import type { CrewAnswer, CrewConnection } from '../transport';
 import { createCancellableSleep } from '../transport/cancellableSleep';
 import type { Sleep } from '../transport/cancellableSleep';
 import { nextStopRetry } from './unregisteredStop';
+import { holdStopsUntil, rateLimitedStopPause } from './rateLimitedStop';
 
 /**
  * Stopping the crews a wait gives up on: at the timeout when On Timeout says so,
@@ -21,10 +23,13 @@ import { nextStopRetry } from './unregisteredStop';
 /** From this node version on, a cancelled execution stops its crews unless the option says not to. */
 export const STOP_ON_CANCEL_VERSION = 1.3;
 /**
- * Stops in flight at once. A stop is one small request; 50 together send a batch of
- * 50 at once, and with each bounded by its request timeout the whole takes seconds.
+ * Stops in flight at once. A stop is one small request: a batch of up to 500 crews (the
+ * largest the load tests run) is stopped in one go, as a plain client would send them
+ * (npm run bench:stop), and a larger one in turns. A service that cannot take that many
+ * answers 429, and then every stop still to be sent waits (rateLimitedStop.ts); each is
+ * bounded by its request timeout.
  */
-export const MAX_CONCURRENT_STOPS = 50;
+export const MAX_CONCURRENT_STOPS = 500;
 
 export type OnTimeout = 'leaveRunning' | 'stopCrews';
 
@@ -92,28 +97,58 @@ function isUnknownRun(answer: CrewAnswer): boolean {
 	return answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun';
 }
 
+/** The batch's pace: once the service answered 429, no stop of the batch goes out before the pause has passed. */
+interface StopPace {
+	/** Resolves once no pause holds the batch. */
+	ready(): Promise<void>;
+	/** A stop was answered 429: the batch waits this long from now (or longer, if already held longer). */
+	hold(pauseMs: number): void;
+}
+
+function createStopPace(clock: StopClock): StopPace {
+	let heldUntil = 0;
+	return {
+		async ready() {
+			// Another 429 may extend the hold while this one sleeps.
+			for (let left = heldUntil - clock.now(); left > 0; left = heldUntil - clock.now()) await clock.sleep(left);
+		},
+		hold(pauseMs) {
+			heldUntil = holdStopsUntil(heldUntil, clock.now(), pauseMs);
+		},
+	};
+}
+
 /**
- * One crew's stop: sent at once; asked again only while the service answers
- * "Execution not found" within the registration window after the kickoff
- * (unregisteredStop.ts), since the crew was started by this node and so exists.
+ * One crew's stop: sent at once (once the batch's pace allows); asked again only while
+ * the service answers "Execution not found" within the registration window after the
+ * kickoff (unregisteredStop.ts), since the crew was started by this node and so exists,
+ * or answers 429, which says the stop was not processed (rateLimitedStop.ts).
  */
-async function stopStartedCrew(sender: IExecuteFunctions, connection: CrewConnection, kickoff: RunningKickoff, clock: StopClock): Promise<CrewAnswer> {
-	let answer = await sendStopOnce(sender, connection, kickoff.kickoffId);
-	for (let attempt = 1; isUnknownRun(answer); attempt++) {
-		const pause = nextStopRetry(attempt, kickoff.startedAt, clock.now());
-		if (pause === undefined) break;
+async function stopStartedCrew(sender: IExecuteFunctions, connection: CrewConnection, kickoff: RunningKickoff, clock: StopClock, pace: StopPace): Promise<CrewAnswer> {
+	let unknownRunAttempts = 0;
+	let rateLimitedAttempts = 0;
+	for (;;) {
+		await pace.ready();
+		const answer = await sendStopOnce(sender, connection, kickoff.kickoffId);
+		if (answer.kind === 'http' && answer.statusCode === 429) {
+			const pause = rateLimitedStopPause(++rateLimitedAttempts, answer.retryAfterMs);
+			if (pause === undefined) return answer;
+			pace.hold(pause);
+			continue;
+		}
+		if (!isUnknownRun(answer)) return answer;
+		const pause = nextStopRetry(++unknownRunAttempts, kickoff.startedAt, clock.now());
+		if (pause === undefined) return answer;
 		await clock.sleep(pause);
-		answer = await sendStopOnce(sender, connection, kickoff.kickoffId);
 	}
-	return answer;
 }
 
 /**
  * Stops the crews of the outcomes `crewsToStop` names, all at once (bounded), and
  * returns the outcomes with what each stop did. A stop is sent again only while the
- * service does not know the run yet (stopStartedCrew). After a cancel the requests go
- * through a context without the cancel signal (stopRun.ts, outlivingCancel): through
- * the node's own they would be aborted unsent.
+ * service does not know the run yet, or after a 429 (stopStartedCrew). After a cancel the
+ * requests go through a context without the cancel signal (stopRun.ts, outlivingCancel):
+ * through the node's own they would be aborted unsent.
  */
 export async function stopCrewsLeft(
 	context: IExecuteFunctions,
@@ -126,8 +161,12 @@ export async function stopCrewsLeft(
 	const positions = crewsToStop(outcomes, settings);
 	if (positions.length === 0) return [...outcomes];
 	const sender = positions.some((position) => outcomes[position].kind === 'cancelled') ? outlivingCancel(context) : context;
+	// The credential read once for the whole batch, sent within moments: n8n would otherwise read it (from its
+	// database, decrypted) for every stop. If that read fails, each stop reads it as before.
+	const stopConnection = await getCrewConnection(sender, 0, { reuseCredential: true }).catch(() => connection);
+	const pace = createStopPace(clock);
 	const results = await mapWithConcurrency(positions, MAX_CONCURRENT_STOPS, async (position): Promise<StopResult> => {
-		const answer = await stopStartedCrew(sender, connection, running[position], clock);
+		const answer = await stopStartedCrew(sender, stopConnection, running[position], clock, pace);
 		if (answer.kind === 'network') return { kind: 'notStopped', reason: scrubSecret(`${answer.code}: ${answer.message}`, connection.secret) };
 		const said = readServiceMessage(answer.body);
 		return stopResultOf(answer.statusCode, answer.body, said === undefined ? undefined : scrubSecret(said, connection.secret));

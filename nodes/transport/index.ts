@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { parseRetryAfter } from './retryAfter';
 import { credentialSecretsOf, requestRedactor } from './redactor';
@@ -40,6 +40,12 @@ export interface CrewConnection {
 	secret: string;
 	/** Every secret field of the Crew API credential (the token and the callback secrets), trimmed. */
 	secrets: readonly string[];
+	/**
+	 * The credential as read for this connection, set only where the requests follow within
+	 * moments (see getCrewConnection's `reuseCredential`): each request hands it to n8n's
+	 * request helper instead of having n8n read the credential again.
+	 */
+	credential?: ICredentialsDecrypted;
 }
 
 /**
@@ -63,14 +69,28 @@ export function normalizeBaseUrl(raw: unknown): string {
 	return text;
 }
 
-export async function getCrewConnection(context: CrewContext, itemIndex: number): Promise<CrewConnection> {
+/**
+ * The service's address and token, from the node's credential. With `reuseCredential`,
+ * the requests sent through this connection use the credential read here: n8n's request
+ * helper reads it again for every request otherwise, and in a webhook (a call to a parked
+ * execution) n8n 2.x evaluates each such read in an expression isolate of its own, built
+ * afresh (docs/reliability-and-performance.md#wait-by-callback-a-crews-call-to-the-next-node).
+ * Only for requests sent at once: a long wait reads the credential anew, so an edited token
+ * takes effect.
+ */
+export async function getCrewConnection(context: CrewContext, itemIndex: number, { reuseCredential = false } = {}): Promise<CrewConnection> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	try {
-		return {
+		const connection: CrewConnection = {
 			baseUrl: normalizeBaseUrl(credentials.baseUrl),
 			secret: typeof credentials.token === 'string' ? credentials.token.trim() : '',
 			secrets: credentialSecretsOf(credentials),
 		};
+		if (reuseCredential) {
+			const details = context.getNode().credentials?.[CREDENTIAL_TYPE];
+			connection.credential = { id: details?.id ?? '', name: details?.name ?? '', type: CREDENTIAL_TYPE, data: credentials };
+		}
+		return connection;
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), (error as Error).message, {
 			itemIndex,
@@ -161,7 +181,8 @@ export async function sendCrewRequest(context: CrewContext, connection: CrewConn
 	}
 	let response: { statusCode?: number; body?: unknown; headers?: Record<string, unknown> };
 	try {
-		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
+		const credential = connection.credential ? { credentialsDecrypted: connection.credential } : undefined;
+		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, credential);
 	} catch (error) {
 		return redactor.answer(readFailure(error));
 	}

@@ -37,7 +37,7 @@ describe('Kickoff and Wait, On Timeout', () => {
 		const { output } = await runCrewWorkflow({ parameters: waitFor({ pollInterval: 0.1, timeout: 1 }), credentials: crew.credentials, continueOnFail: true, typeVersion: 1.3 });
 		expect(output[0].json.description).toMatch(/^The crew was not stopped and may still finish/);
 		expect(crew.service.count('stop')).toBe(0);
-		expect(crew.service.runs[0].state).toBe('running');
+		expect(crew.service.runs[0].state).not.toBe('revoked');
 	});
 
 	it('a deployment that cannot be stopped: the item says the stop failed, why, and where to stop it', async () => {
@@ -81,6 +81,34 @@ describe('Kickoff and Wait, the execution cancelled', () => {
 		await cancelWhenStarted(3, async (cancelSignal) => await runCrewWorkflow({ parameters, credentials: crew.credentials, items: items(3), cancelSignal, typeVersion }));
 		expect(crew.service.count('stop')).toBe(stops);
 		expect(crew.service.runs.filter((run) => run.state === 'revoked')).toHaveLength(stops);
+	}, HANG_GUARD_MS + 10_000);
+
+	it('a service answering 429: every stop still to be sent waits out its Retry-After, the refused ones are sent again, each crew stopped once', async () => {
+		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
+		crew.service.injectFault({ route: 'stop', kind: 'status', status: 429, headers: { 'Retry-After': '1' }, body: '{"detail": "Too many requests"}', times: 2 });
+		const { output } = await cancelWhenStarted(3, async (cancelSignal) => await runCrewWorkflow({ parameters: long, credentials: crew.credentials, items: items(3), cancelSignal, typeVersion: 1.3, continueOnFail: true }));
+		const stops = crew.service.requests.filter((request) => request.route === 'stop');
+		const refused = stops.filter((request) => request.status === 429);
+		const taken = stops.filter((request) => request.status === 200);
+		expect(refused).toHaveLength(2);
+		// One stop processed per crew: the two refused were sent again, the third not.
+		expect(taken.map((request) => request.kickoffId).sort()).toEqual(crew.service.runs.map((run) => run.kickoffId).sort());
+		expect(stops).toHaveLength(5);
+		expect(crew.service.runs.map((run) => run.state)).toEqual(['revoked', 'revoked', 'revoked']);
+		// Nothing was sent while the service's Retry-After held (the clock's granularity aside).
+		const lastRefusal = Math.max(...refused.map((request) => request.at));
+		const resent = taken.filter((request) => refused.some((refusal) => refusal.kickoffId === request.kickoffId));
+		for (const request of resent) expect(request.at - lastRefusal).toBeGreaterThanOrEqual(990);
+		expect(output.map((item) => item.json.error)).toEqual(crew.service.runs.map((run) => `The execution was stopped while waiting for the crew (kickoff ID ${run.kickoffId}); the crew was stopped too`));
+	}, HANG_GUARD_MS + 10_000);
+
+	it('a 429 that stands: the stop is sent four times at most, and the item says the crew may still run, with the service\'s answer', async () => {
+		crew.service.configure({ plan: () => ({ outcome: 'never' }) });
+		crew.service.injectFault({ route: 'stop', kind: 'status', status: 429, headers: { 'Retry-After': '0' }, body: '{"detail": "Too many requests"}', times: 10 });
+		const { output } = await cancelWhenStarted(1, async (cancelSignal) => await runCrewWorkflow({ parameters: long, credentials: crew.credentials, cancelSignal, typeVersion: 1.3, continueOnFail: true }));
+		expect(crew.service.count('stop')).toBe(4);
+		expect(crew.service.runs[0].state).not.toBe('revoked');
+		expect(output[0].json.description).toMatch(/^Stopping it failed \(the crew service answered 429: Too many requests\), so it may still be running/);
 	}, HANG_GUARD_MS + 10_000);
 
 	it('a kickoff in flight at the cancel is let finish, so its crew is stopped too; 1.2 aborts it unanswered', async () => {

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { CrewCredentialsHelper } from '../helpers/crewCredentialsHelper';
 import { useCrewService, ORGANIZATION_TOKEN } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/crewWorkflow';
 import type { CrewRunOptions } from '../helpers/crewWorkflow';
@@ -74,6 +75,23 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		// n8n resumes the execution with it: the Crew node's output is the crew's record, and the execution succeeds.
 		expect(resumed?.run.status).toBe('success');
 		expect(resumed?.output).toEqual([{ json: polled.output[0].json, pairedItem: { item: 0 } }]);
+	});
+
+	it('reads the credential once per call, for its status read too: n8n 2.x builds an expression isolate for every credential read in a webhook', async () => {
+		crew.service.configure({ durationMs: 1_000 });
+		const execution = await runUntilParked(byCallback());
+		const [call] = await deliveredCall();
+		const statusReads = crew.service.count('status');
+		const credentialReads = jest.spyOn(CrewCredentialsHelper.prototype, 'getDecrypted');
+		try {
+			const { result } = await callWebhook(execution, call);
+			expect(result.workflowData?.[0][0].json).toMatchObject({ state: 'completed', kickoff_id: crew.service.runs[0].kickoffId });
+			// The call confirmed the crew's end with a status read of its own, sent with the credential read once at its start.
+			expect(crew.service.count('status')).toBe(statusReads + 1);
+			expect(credentialReads).toHaveBeenCalledTimes(1);
+		} finally {
+			credentialReads.mockRestore();
+		}
 	});
 
 	it('shows, while parked, an item that says what it is: a Webhook answering when the last node finishes sends it to its caller', async () => {
