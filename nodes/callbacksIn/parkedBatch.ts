@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { bearerMatches } from './callbackVerdict';
 import type { AwaitedKickoff } from '../waiting/callbackWait';
 import { isPlainObject } from '../records/plainObject';
+import { readPausedTask } from '../records/pausedTask';
+import type { PausedTask } from '../records/pausedTask';
 
 /**
  * A batch waiting by callback, as it is saved with the waiting execution: one
@@ -64,8 +66,8 @@ export function callerOf(entries: readonly ParkedEntry[], authorization: unknown
 
 /** What a call to the resume URL without a crew's token says, if it is a human-input call. */
 export type HumanInputCall =
-	/** About a crew this batch awaits: confirm the pause with a status read. */
-	| { kind: 'awaited'; caller: ParkedEntry & { kind: 'awaited' }; taskId: string | null }
+	/** About a crew this batch awaits: confirm the pause with a status read; `task` is what the person judges. */
+	| { kind: 'awaited'; caller: ParkedEntry & { kind: 'awaited' }; task: PausedTask }
 	/** A human-input call about no crew of this batch: refused, nothing is read. */
 	| { kind: 'unknownKickoff' };
 
@@ -85,7 +87,7 @@ export function readHumanInputCall(body: unknown, awaited: ReadonlyArray<ParkedE
 	const kickoffId = idText(body.kickoff_id) ?? idText(body.execution_id);
 	if (!kickoffId || !('task_id' in body)) return undefined;
 	const caller = awaited.find((entry) => entry.kickoffId === kickoffId);
-	return caller ? { kind: 'awaited', caller, taskId: idText(body.task_id) ?? null } : { kind: 'unknownKickoff' };
+	return caller ? { kind: 'awaited', caller, task: readPausedTask(body) } : { kind: 'unknownKickoff' };
 }
 
 /**

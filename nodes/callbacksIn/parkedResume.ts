@@ -16,6 +16,7 @@ import { outcomeToItem, statusReader } from '../waiting/batchWait';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { errorOutputItem } from '../itemResults/outputItems';
 import type { DeploymentKind } from '../records/crewInputs';
+import type { PausedTask } from '../records/pausedTask';
 
 /**
  * Wait By: Callback's resume: the webhook of an execution parked for a batch of crews
@@ -53,14 +54,14 @@ async function waitFor(
 	tools: OperationTools,
 	deployment: DeploymentKind,
 	/** A human-input call's task: the reads confirm that pause (NOT FOUND is it). */
-	humanInputTask?: { taskId: string | null },
+	humanInputTask?: PausedTask,
 ): Promise<WaitOutcome> {
 	const read = statusReader(context, connection, pollIntervalMs, deployment);
 	const [outcome] = await waitForCompletion([kickoff], createPollPolicy(pollIntervalMs), deadline, {
 		readStatus: humanInputTask
 			? async (running) => {
 					const reading = await read(running);
-					return reading.kind === 'status' ? { ...reading, status: pauseOfHumanInputCall(reading.status, humanInputTask.taskId) } : reading;
+					return reading.kind === 'status' ? { ...reading, status: pauseOfHumanInputCall(reading.status, humanInputTask) } : reading;
 				}
 			: read,
 		now: tools.now,
@@ -155,7 +156,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		if (verdict.kind === 'notFinal') return { webhookResponse: { received: true } };
 		eventType = verdict.eventType;
 	}
-	const pausedTask = humanInput?.kind === 'awaited' ? { taskId: humanInput.taskId } : undefined;
+	const pausedTask = humanInput?.kind === 'awaited' ? humanInput.task : undefined;
 
 	// Every read below starts after this call arrived, so after its crew's end: never one that predates it.
 	const arrivedAt = Date.now();
@@ -182,7 +183,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		};
 		const known = endedCrews.ended(keyOf(caller.kickoffId));
 		// A pause another call read as NOT FOUND, now with the task the human-input call names.
-		if (pausedTask && known?.kind === 'paused') endedCrews.remember(keyOf(caller.kickoffId), { kind: 'paused', status: pauseOfHumanInputCall(known.status, pausedTask.taskId) });
+		if (pausedTask && known?.kind === 'paused') endedCrews.remember(keyOf(caller.kickoffId), { kind: 'paused', status: pauseOfHumanInputCall(known.status, pausedTask) });
 		if (awaited.length > 1 && known) {
 			// Its end was already received here, and the call that read it checked the batch then; every crew
 			// that ended since calls too. A repeat costs no read.

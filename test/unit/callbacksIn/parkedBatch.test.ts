@@ -54,11 +54,11 @@ describe('callerOf and othersInReadingOrder', () => {
 
 describe('readHumanInputCall', () => {
 	it('finds the awaited crew a live human-input call names, with its task id', () => {
-		expect(readHumanInputCall(liveCall('k2'), batch)).toEqual({ kind: 'awaited', caller: batch[1], taskId: TASK });
+		expect(readHumanInputCall(liveCall('k2'), batch)).toEqual({ kind: 'awaited', caller: batch[1], task: { task_id: TASK, task_output: 'Analysis of …', task_name: null, task_description: null } });
 	});
 
 	it('reads the documented call, which names the kickoff only as execution_id', () => {
-		expect(readHumanInputCall({ execution_id: 'k0', task_id: 'analysis_task', output: 'x' }, batch)).toEqual({ kind: 'awaited', caller: batch[0], taskId: 'analysis_task' });
+		expect(readHumanInputCall({ execution_id: 'k0', task_id: 'analysis_task', output: 'x' }, batch)).toEqual({ kind: 'awaited', caller: batch[0], task: { task_id: 'analysis_task', task_output: 'x', task_name: null, task_description: null } });
 	});
 
 	it('says a human-input call about no crew of the batch is unknown', () => {
@@ -75,6 +75,6 @@ describe('readHumanInputCall', () => {
 	});
 
 	it('takes a call without a task id value as one whose task is unknown', () => {
-		expect(readHumanInputCall({ kickoff_id: 'k0', task_id: null }, batch)).toEqual({ kind: 'awaited', caller: batch[0], taskId: null });
+		expect(readHumanInputCall({ kickoff_id: 'k0', task_id: null }, batch)).toEqual({ kind: 'awaited', caller: batch[0], task: { task_id: null, task_output: null, task_name: null, task_description: null } });
 	});
 });

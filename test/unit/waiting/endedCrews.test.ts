@@ -10,7 +10,7 @@ describe('createEndedCrews.remember', () => {
 		const crews = createEndedCrews(() => 0);
 		const status = pausedFromNotFound(readCrewStatus('k0', { state: 'NOT FOUND' }));
 		await crews.outcomeOf('k0', 0, async () => ({ kind: 'paused', status }));
-		const named = { kind: 'paused' as const, status: pauseOfHumanInputCall(status, TASK) };
+		const named = { kind: 'paused' as const, status: pauseOfHumanInputCall(status, { task_id: TASK, task_output: 'Research notes', task_name: null, task_description: null }) };
 		crews.remember('k0', named);
 		crews.remember('k0', { kind: 'error', error: new Error('passing') });
 		expect(crews.ended('k0')).toEqual(named);
