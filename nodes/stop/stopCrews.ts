@@ -11,15 +11,14 @@ import type { CrewAnswer, CrewConnection } from '../transport';
 import { createCancellableSleep } from '../transport/cancellableSleep';
 import type { Sleep } from '../transport/cancellableSleep';
 import { nextStopRetry } from './unregisteredStop';
+// From this node version on, a cancelled execution stops its crews unless the option says not to.
+import { STOP_ON_CANCEL_VERSION } from '../versions/crewVersions';
 
 /**
  * Stopping the crews a wait gives up on: at the timeout when On Timeout says so,
  * and every crew not ended when n8n cancels the execution (the editor's Stop
  * button, the REST API, a queue worker told to stop).
  */
-
-/** From this node version on, a cancelled execution stops its crews unless the option says not to. */
-export const STOP_ON_CANCEL_VERSION = 1.3;
 /**
  * Stops in flight at once. A stop is one small request; 50 together send a batch of
  * 50 at once, and with each bounded by its request timeout the whole takes seconds.

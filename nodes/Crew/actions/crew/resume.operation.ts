@@ -25,13 +25,9 @@ import type { WaitOptions } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
 import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsLeft, stopCrewsOnCancelField } from '../../../stop/stopCrews';
 import type { StopOptions, StopSettings } from '../../../stop/stopCrews';
+// From this version on Wait for the Resumed Run stops its crews as Kickoff and Wait does; earlier ones stop nothing, as when saved.
+import { RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
 
-/**
- * From this node version on, Wait for the Resumed Run stops its crews as Kickoff and Wait
- * does: when the execution is cancelled, and at the timeout as On Timeout says. Nodes saved
- * with an earlier version stop nothing, as they did when saved.
- */
-export const RESUME_STOPS_VERSION = 1.4;
 
 /** What Resume's wait stops, by the options and the node's version (a pure reading, tested directly). */
 export function resumeStopSettings(options: StopOptions, typeVersion: number): StopSettings {

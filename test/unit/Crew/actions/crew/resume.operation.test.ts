@@ -6,7 +6,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { Crew } from '../../../../../nodes/Crew/Crew.node';
 import { description as kickoffAndWaitDescription } from '../../../../../nodes/Crew/actions/crew/kickoffAndWait.operation';
-import { description, RESUME_STOPS_VERSION, resumeStopSettings } from '../../../../../nodes/Crew/actions/crew/resume.operation';
+import { description, resumeStopSettings } from '../../../../../nodes/Crew/actions/crew/resume.operation';
+import { HUMAN_IN_THE_LOOP_VERSION, RESUME_STOPS_VERSION } from '../../../../../nodes/versions/crewVersions';
 
 describe('resumeStopSettings', () => {
 	it('stops nothing before version 1.4, whatever the options say', () => {
@@ -35,9 +36,11 @@ describe('Resume\'s Options panel', () => {
 		return resumeOptions.filter((option) => NodeHelpers.displayParameterPath(values, option, 'options', { typeVersion }, nodeDescription)).map((option) => option.name);
 	}
 
-	it('is the newest version of the node', () => {
+	it('is a version of the node, and the node\'s newest is the one after it', () => {
 		expect(nodeDescription.version).toContain(RESUME_STOPS_VERSION);
-		expect(nodeDescription.defaultVersion).toBe(RESUME_STOPS_VERSION);
+		expect(nodeDescription.version).toContain(HUMAN_IN_THE_LOOP_VERSION);
+		expect(nodeDescription.defaultVersion).toBe(HUMAN_IN_THE_LOOP_VERSION);
+		expect(HUMAN_IN_THE_LOOP_VERSION).toBeGreaterThan(RESUME_STOPS_VERSION);
 	});
 
 	it('offers On Timeout and the cancel option with Wait for the Resumed Run from version 1.4 only', () => {
