@@ -11,14 +11,13 @@ import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';
 import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
-import { rememberEnding, tryEndingOf } from '../../../retryOnFail/earlierTries';
-import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
+import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../../waiting/batchWait';
+import { waitByPolling } from '../../../waiting/pollingWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
-import { startedCrews } from '../../../waiting/startedCrews';
 import type { KickoffResult } from '../../../waiting/startedCrews';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
-import { kickoffSender, readStopSettings, stopCrewsLeft, stopOptionFields } from '../../../stop/stopCrews';
+import { kickoffSender, readStopSettings, stopOptionFields } from '../../../stop/stopCrews';
 import type { StopOptions } from '../../../stop/stopCrews';
 import * as waitByCallback from '../../../waiting/waitByCallback';
 
@@ -82,21 +81,7 @@ async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools:
 		}
 	});
 
-	const { running, connection } = await startedCrews(this, kickoffs, stopping, tools.isCancelled);
-
 	// Known once a crew has started: its kickoff needed it (no second request).
-	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
-	const progress = liveProgress(this);
-	const waitOutcomes = connection
-		? await stopCrewsLeft(this, connection, running, await pollRunningCrews(this, running, { connection, settings, deadline, deployment, onStatus: progress.onStatus }, tools), stopping)
-		: [];
-	running.forEach((kickoff, position) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[position])));
-
-	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.
-	let position = 0;
-	const outcomes = kickoffs.map((result) =>
-		result.kind === 'error' ? { error: result.error } : outcomeToItem(this.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs),
-	);
-	for (const kickoff of running) await progress.finish(kickoff, outcomes[kickoff.itemIndex]);
-	return outcomes;
+	const deployment = kickoffs.some((result) => result.kind === 'started') ? await deploymentOf(this, tools) : 'crew';
+	return await waitByPolling(this, kickoffs, { settings, stopping, deadline, deployment, progress: liveProgress(this) }, tools);
 }

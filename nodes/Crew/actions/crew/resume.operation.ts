@@ -17,13 +17,15 @@ import { humanInputWebhookUrlOption } from '../../../callbacksOut/callbacks.desc
 import { toItemError } from '../../../itemResults/itemError';
 import { kickoffIdField, readKickoffId } from '../common/kickoffId';
 import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
-import { rememberEnding, tryEndingOf, unansweredSend } from '../../../retryOnFail/earlierTries';
+import { unansweredSend } from '../../../retryOnFail/earlierTries';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
-import { DEFAULT_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
+import { DEFAULT_TIMEOUT_SECONDS, readWaitSettings } from '../../../waiting/batchWait';
+import { waitByPolling } from '../../../waiting/pollingWait';
 import { batchFailure } from '../../../waiting/startedCrews';
+import type { KickoffResult } from '../../../waiting/startedCrews';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
-import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsLeft, stopCrewsOnCancelField } from '../../../stop/stopCrews';
+import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsOnCancelField } from '../../../stop/stopCrews';
 import type { StopOptions, StopSettings } from '../../../stop/stopCrews';
 // From this version on Wait for the Resumed Run stops its crews as Kickoff and Wait does; earlier ones stop nothing, as when saved.
 import { RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
@@ -152,8 +154,6 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
 }
 
-type ResumeResult = { kind: 'sent'; kickoff: RunningKickoff; json: IDataObject } | { kind: 'error'; error: Error };
-
 interface ResumeRound {
 	/** What sends the resumes: the node's context, or one a cancel does not cut short. */
 	sender: CrewContext;
@@ -163,7 +163,10 @@ interface ResumeRound {
 	failed: (error: Error, running: RunningKickoff[]) => Promise<Error>;
 }
 
-const runningOf = (results: ResumeResult[]) => results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
+/** A resume sent: its run, started, with the answer's fields for its item; or the item's error. */
+type ResumeResult = KickoffResult & { json?: IDataObject };
+
+const runningOf = (results: ResumeResult[]) => results.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 
 /** Sends every item's resume (`POST /resume`), one after another, in order. */
 async function sendResumes(context: IExecuteFunctions, itemCount: number, tools: OperationTools, round: ResumeRound): Promise<ResumeResult[]> {
@@ -173,11 +176,12 @@ async function sendResumes(context: IExecuteFunctions, itemCount: number, tools:
 			round.check(itemIndex);
 			const connection = await getCrewConnection(context, itemIndex);
 			const sent = await sendResume(context, itemIndex, connection, tools, round.sender);
-			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen }, json: sent.json });
+			const kickoff = { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen };
+			results.push({ kind: 'started', kickoff, json: sent.json, outputFields: { resumed_kickoff_id: sent.json.resumed_kickoff_id } });
 		} catch (error) {
 			const itemError = toItemError(context.getNode(), error, itemIndex);
 			if (!context.continueOnFail()) throw await round.failed(itemError, runningOf(results));
-			results.push({ kind: 'error', error: itemError });
+			results.push({ kind: 'error', itemIndex, error: itemError });
 		}
 	}
 	return results;
@@ -191,14 +195,14 @@ async function sendResumes(context: IExecuteFunctions, itemCount: number, tools:
 export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
 	if (this.getNodeParameter('waitForResumedRun', 0, false) === true) return await resumeAndWait(this, itemCount, tools);
 	const results = await sendResumes(this, itemCount, tools, { sender: this, check: () => undefined, failed: async (error) => error });
-	return results.map((result) => (result.kind === 'sent' ? { json: result.json } : { error: result.error }));
+	return results.map((result) => (result.kind === 'started' ? { json: result.json ?? {} } : { error: result.error }));
 }
 
 /**
  * Wait for the Resumed Run: resumes every item in order, then waits on all the
- * resumed runs together, exactly as Kickoff and Wait's Polling waits on its
- * crews (one deadline, the same status reading, item outcomes and, from version
- * 1.4, the same stops on cancel and at the timeout).
+ * resumed runs together as Kickoff and Wait waits on its crews (nodes/waiting/:
+ * one deadline, the same status reading, item outcomes and, from version 1.4,
+ * the same stops on cancel and at the timeout).
  */
 async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
 	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
@@ -221,19 +225,5 @@ async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tool
 			return await batchFailure(context, error, running, connection, stopping, tools.isCancelled);
 		},
 	});
-
-	const running = runningOf(results);
-	const connection = running.length > 0 ? await getCrewConnection(context, 0) : undefined;
-	const waitOutcomes = connection
-		? await stopCrewsLeft(context, connection, running, await pollRunningCrews(context, running, { connection, settings, deadline }, tools), stopping)
-		: [];
-	const memory = triesMemory(context);
-	running.forEach((kickoff, position) => rememberEnding(memory, kickoff.itemIndex, tryEndingOf(waitOutcomes[position])));
-
-	let position = 0;
-	return results.map((result) => {
-		if (result.kind === 'error') return { error: result.error };
-		const outcome = outcomeToItem(context.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs);
-		return 'json' in outcome ? { json: { ...outcome.json, resumed_kickoff_id: result.json.resumed_kickoff_id } } : outcome;
-	});
+	return await waitByPolling(context, results, { settings, stopping, deadline }, tools);
 }
