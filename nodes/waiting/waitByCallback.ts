@@ -13,6 +13,7 @@ import { outcomeToItem, readWaitSettings, statusReader } from './batchWait';
 import { startedCrews } from './startedCrews';
 import { toItemError } from '../itemResults/itemError';
 import { liveProgress } from './liveProgress';
+import { chatWhileParked } from './chatWhileParked';
 import { kickoffSender, readStopSettings, stopCrewsLeft } from '../stop/stopCrews';
 import type { StopOptions } from '../stop/stopCrews';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
@@ -204,7 +205,10 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	// n8n 2.x shows it in the waiting tooltip; 1.x accepts and ignores it.
 	if (typeof this.setMetadata === 'function') this.setMetadata({ resumeUrl });
 	await this.putExecutionToWait(new Date(waitTill));
-	return items.map(({ result, outcome }, itemIndex) =>
+	const shown: ItemOutcome[] = items.map(({ result, outcome }, itemIndex) =>
 		result.kind === 'started' && outcome?.kind === 'running' ? { json: waitingRecord(result.kickoff.kickoffId, waitTill) } : { json: parked[itemIndex].json },
 	);
+	// n8n's chat shows the first item's message while the execution waits.
+	const awaitedIds = items.flatMap(({ result, outcome }) => (result.kind === 'started' && outcome?.kind === 'running' ? [result.kickoff.kickoffId] : []));
+	return shown.map((item, itemIndex) => (itemIndex === 0 && 'json' in item ? { ...item, sendMessage: chatWhileParked(awaitedIds) } : item));
 }
