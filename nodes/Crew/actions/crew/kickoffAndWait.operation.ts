@@ -1,25 +1,20 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../../waiting/concurrency';
-import { getCrewConnection } from '../../../transport';
 import { startingOptions } from '../../../kickoff/inputs.description';
-import { toItemError } from '../../../itemResults/itemError';
 import { liveProgress } from '../../../waiting/liveProgress';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
-import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
-import { readItemFiles } from '../../../files/itemFiles';
-import { credentialSecrets, itemRequest, startOnce, triesMemory } from '../../../retryOnFail/triesMemory';
+import { triesMemory } from '../../../retryOnFail/triesMemory';
+import { startItemKickoff } from '../../../kickoff/itemKickoff';
+import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCallback';
 import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../../waiting/batchWait';
 import { waitByPolling } from '../../../waiting/pollingWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
-import type { KickoffResult } from '../../../waiting/startedCrews';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
 import { kickoffSender, readStopSettings, stopOptionFields } from '../../../stop/stopCrews';
 import type { StopOptions } from '../../../stop/stopCrews';
-import * as waitByCallback from '../../../waiting/waitByCallback';
 
 export const description: INodeProperties[] = [
 	waitByDescription,
@@ -43,45 +38,27 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * Kickoff and Wait sees the whole batch, unlike the per-item operations, and its
- * Wait By picks how: the execution parks until each crew calls back, or it stays
- * and reads the crews' status.
+ * Kickoff and Wait sees the whole batch, unlike the per-item operations. It kicks off a crew
+ * for every item (a bounded number of requests at once), then waits on all of them together,
+ * as Wait By picks: the execution parks until each crew calls back, or it stays and reads the
+ * crews' status, until each has finished, failed, or the one deadline has passed.
  */
 export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	if (this.getNodeParameter('waitBy', 0, 'polling') === 'callback') return await waitByCallback.execute.call(this, itemCount, tools);
-	return await kickoffAndPoll.call(this, itemCount, tools);
-}
-
-/**
- * Wait By: Polling. Kicks off a crew for every item (a bounded number of requests
- * at once), then waits on all of them together until each has finished, failed,
- * or the one deadline has passed.
- */
-async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
 	const startedAt = tools.now();
-	const options = this.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
+	const options = this.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions & { firstPhase?: unknown };
 	const settings = readWaitSettings(options);
 	const stopping = readStopSettings(options, this.getNode().typeVersion);
-	const deadline = startedAt + settings.timeoutMs;
-	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
+	const callback = this.getNodeParameter('waitBy', 0, 'polling') === 'callback' ? prepareCallbackWait(this, itemCount) : undefined;
+	if (callback && 'outcomes' in callback) return callback.outcomes;
+	const resumeUrl = callback?.resumeUrl;
 
-	const sender = kickoffSender(this, stopping);
+	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 	// n8n's Retry On Fail runs every item again: crews an earlier try started are waited on, not started again.
-	const memory = triesMemory(this);
-	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
-		try {
-			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
-			const files = await readItemFiles(this, itemIndex);
-			const connection = await getCrewConnection(this, itemIndex);
-			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId, startedAt, seen } = await startOnce(memory, { node: this.getNode(), itemIndex, request: itemRequest(this, itemIndex, connection.secret), secrets: await credentialSecrets(this, itemIndex) }, tools.now, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
-			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt, seen } };
-		} catch (error) {
-			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };
-		}
-	});
+	const run = { sender: kickoffSender(this, stopping), memory: triesMemory(this), resumeUrl };
+	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemKickoff(this, itemIndex, tools, run));
 
 	// Known once a crew has started: its kickoff needed it (no second request).
 	const deployment = kickoffs.some((result) => result.kind === 'started') ? await deploymentOf(this, tools) : 'crew';
-	return await waitByPolling(this, kickoffs, { settings, stopping, deadline, deployment, progress: liveProgress(this) }, tools);
+	if (resumeUrl !== undefined) return await waitByCallback(this, kickoffs, { settings, stopping, startedAt, firstPhase: options.firstPhase, resumeUrl, deployment }, tools);
+	return await waitByPolling(this, kickoffs, { settings, stopping, deadline: startedAt + settings.timeoutMs, deployment, progress: liveProgress(this) }, tools);
 }
