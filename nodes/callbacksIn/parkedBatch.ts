@@ -14,8 +14,8 @@ import type { PausedTask } from '../records/pausedTask';
  * item is also what n8n outputs for its input item if the timeout comes first.
  */
 export type ParkedEntry =
-	/** A crew still running at parking time: the timeout item, with what checks its call. */
-	| ({ kind: 'awaited'; itemIndex: number } & AwaitedKickoff)
+	/** A crew still running at parking time: the timeout item, with what checks its call (and the paused run a Resume resumed into it). */
+	| ({ kind: 'awaited'; itemIndex: number; resumedKickoffId?: string } & AwaitedKickoff)
 	/** A crew whose end the first phase saw: its record, as Polling outputs it. */
 	| { kind: 'record'; itemIndex: number; json: IDataObject }
 	/** An item that ended with an error before parking (a failed kickoff or crew, with Continue On Fail). */
@@ -35,7 +35,8 @@ export function readParkedEntry(json: unknown, itemIndex: number): ParkedEntry |
 	if (!isPlainObject(json)) return undefined;
 	const kickoffId = text(json.kickoff_id);
 	const tokenHash = text(json.callback_token_sha256);
-	if (kickoffId && tokenHash) return { kind: 'awaited', itemIndex, kickoffId, tokenHash };
+	const resumedKickoffId = text(json.resumed_kickoff_id);
+	if (kickoffId && tokenHash) return { kind: 'awaited', itemIndex, kickoffId, tokenHash, ...(resumedKickoffId ? { resumedKickoffId } : {}) };
 	const message = text(json.error);
 	if (message) return { kind: 'error', itemIndex, message, description: text(json.description), kickoffId };
 	if (text(json.state)) return { kind: 'record', itemIndex, json };

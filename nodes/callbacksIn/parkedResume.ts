@@ -123,7 +123,9 @@ function batchOutput(node: INode, entries: readonly ParkedEntry[], outcomes: Rea
 			entry.kind === 'error'
 				? { error: new NodeOperationError(node, entry.message, { itemIndex, description: entry.description }), kickoffId: entry.kickoffId }
 				: (outcomes.get(itemIndex) as ItemOutcome);
-		return 'json' in outcome ? { json: outcome.json, pairedItem: { item: itemIndex } } : errorOutputItem(node, outcome, itemIndex);
+		// A run Resume resumed names the paused run, as Resume's polling gives it.
+		const resumed = entry.kind === 'awaited' && entry.resumedKickoffId ? { resumed_kickoff_id: entry.resumedKickoffId } : {};
+		return 'json' in outcome ? { json: { ...outcome.json, ...resumed }, pairedItem: { item: itemIndex } } : errorOutputItem(node, outcome, itemIndex);
 	});
 }
 

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { buildResumeBody, readResumedRunId } from '../../../records/resumeBody';
 import type { ResumeUrls } from '../../../records/resumeBody';
@@ -12,92 +12,34 @@ import type { CrewConnection, CrewContext } from '../../../transport';
 import { postAtMostOnce } from '../../../transport/postOnce';
 import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
-import { optionsCollection, webhookUrlOptions } from '../../../kickoff/inputs.description';
-import { humanInputWebhookUrlOption } from '../../../callbacksOut/callbacks.description';
 import { toItemError } from '../../../itemResults/itemError';
-import { kickoffIdField, readKickoffId } from '../common/kickoffId';
+import { readKickoffId } from '../common/kickoffId';
 import { credentialSecrets, itemRequest, startOnce, triesMemory, withUnansweredSend } from '../../../retryOnFail/triesMemory';
 import { unansweredSend } from '../../../retryOnFail/earlierTries';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
-import { DEFAULT_TIMEOUT_SECONDS, readWaitSettings } from '../../../waiting/batchWait';
-import { waitByPolling } from '../../../waiting/pollingWait';
-import { batchFailure } from '../../../waiting/startedCrews';
-import type { KickoffResult } from '../../../waiting/startedCrews';
+import { readWaitSettings } from '../../../waiting/batchWait';
 import type { WaitOptions } from '../../../waiting/batchWait';
-import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
-import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsOnCancelField } from '../../../stop/stopCrews';
+import { waitByPolling } from '../../../waiting/pollingWait';
+import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCallback';
+import type { CallbackStart } from '../../../waiting/waitByCallback';
+import { batchFailure } from '../../../waiting/startedCrews';
+import { callbackHumanInputField, callbackStreamField, hashCallbackToken, newCallbackToken, signatureOf } from '../../../callbacksOut/resumeCallbacks';
+import { kickoffSender, readStopSettings } from '../../../stop/stopCrews';
 import type { StopOptions, StopSettings } from '../../../stop/stopCrews';
-// From this version on Wait for the Resumed Run stops its crews as Kickoff and Wait does; earlier ones stop nothing, as when saved.
-import { RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
+import { HUMAN_IN_THE_LOOP_VERSION, RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
 
+export { description } from './resume.description';
 
-/** What Resume's wait stops, by the options and the node's version (a pure reading, tested directly). */
+/** What Resume's wait stops, by the options and the node's version: nothing before 1.4, as when saved (tested directly). */
 export function resumeStopSettings(options: StopOptions, typeVersion: number): StopSettings {
 	if (typeVersion < RESUME_STOPS_VERSION) return { stopAtTimeout: false, stopOnCancel: false };
 	return readStopSettings(options, typeVersion);
 }
 
-const show = { show: { operation: ['resume'] } };
-/** Shown only with Wait for the Resumed Run on: `/` names the node's own parameter from inside the Options collection. */
-const whenWaiting = { show: { '/waitForResumedRun': [true] } };
-const whenWaitingStops = { show: { '/waitForResumedRun': [true], '@version': [{ _cnd: { gte: RESUME_STOPS_VERSION } }] } };
-
-export const description: INodeProperties[] = [
-	kickoffIdField('resume'),
-	{
-		displayName: 'Task ID',
-		name: 'taskId',
-		type: 'string',
-		// The Crew Trigger's human-input item and a paused crew's status both carry task_id.
-		default: '={{ $json.task_id }}',
-		required: true,
-		placeholder: 'e.g. research_task',
-		description: 'The task the paused crew waits on: the task_id that the Crew Trigger\'s Human Input Requested item, Get Status or Kickoff and Wait gives for a paused crew',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Approve',
-		name: 'isApprove',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to accept the task\'s output and let the crew go on. Off sends the task back to be done again with the feedback; the crew then pauses again.',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Feedback',
-		name: 'humanFeedback',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		description: 'What the human says about the task\'s output; the crew takes it into account',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Wait for the Resumed Run',
-		name: 'waitForResumedRun',
-		type: 'boolean',
-		noDataExpression: true,
-		default: false,
-		description:
-			'Whether to wait until the resumed run has finished and output its result, as Kickoff and Wait does (by polling). The hosted service answers a resume with a new kickoff ID; that is the run waited on.',
-		displayOptions: show,
-	},
-	optionsCollection('resume', [
-		...webhookUrlOptions,
-		humanInputWebhookUrlOption(
-			'URL the service calls if the resumed run pauses again for human input (after a rejection, or at a later task), e.g. the Crew Trigger\'s production URL. Sent as humanInputWebhookUrl, with no authentication: the service calls it without any.',
-		),
-		{ ...pollIntervalField('With Wait for the Resumed Run: the wait between status reads, lengthened for long runs as in Kickoff and Wait'), displayOptions: whenWaiting },
-		{
-			...timeoutField(
-				`With Wait for the Resumed Run: how long to wait for all resumed runs together, counted from the first resume. Runs still going then get an error with the kickoff ID to read later with Get Status, and keep running unless On Timeout (node version 1.4 and later) says to stop them. 0 or empty means ${DEFAULT_TIMEOUT_SECONDS} seconds.`,
-			),
-			displayOptions: whenWaiting,
-		},
-		{ ...onTimeoutField, displayOptions: whenWaitingStops },
-		{ ...stopCrewsOnCancelField, displayOptions: whenWaitingStops },
-	]),
-];
+/** How Wait for the Resumed Run waits: Resume nodes before version 1.5 poll, as they did when saved. */
+export function resumeWaitBy(waitBy: unknown, typeVersion: number): 'polling' | 'callback' {
+	return typeVersion >= HUMAN_IN_THE_LOOP_VERSION && waitBy === 'callback' ? 'callback' : 'polling';
+}
 
 function requiredText(context: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
 	const value = String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
@@ -123,6 +65,8 @@ interface SentResume {
 	/** When the run to follow was started: now, or by an earlier try of the node. */
 	startedAt: number;
 	seen?: boolean;
+	/** Wait By: Callback: the hash of the token the resumed run calls back with. */
+	tokenHash?: string;
 	json: IDataObject;
 }
 
@@ -131,8 +75,10 @@ interface SentResume {
  * resumed run's own kickoff ID; the documented service with a status, the run
  * keeping its ID. Either way `kickoff_id` is the run to follow (what Get Status
  * and this node's Kickoff ID read by default) and `resumed_kickoff_id` the paused one.
+ * With a resume URL (Wait By: Callback) the resume asks the resumed run to call it, as a
+ * kickoff does: its event stream with a token of its own, and its human-input URL.
  */
-async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, sender: CrewContext): Promise<SentResume> {
+async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, sender: CrewContext, resumeUrl?: string): Promise<SentResume> {
 	const resumedKickoffId = readKickoffId(context, itemIndex, 'resume');
 	const body = buildResumeBody({
 		kickoffId: resumedKickoffId,
@@ -142,16 +88,24 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 		...readResumeUrls(context, itemIndex),
 	});
 	// n8n's Retry On Fail runs every item again: a resume an earlier try sent is not sent again (live, it starts a new run).
-	const item = { node: context.getNode(), itemIndex, request: itemRequest(context, itemIndex, connection.secret), sends: 'resume' as const, secrets: await credentialSecrets(context, itemIndex) };
+	// The resume URL names the execution, and it and the run's token are sent: neither is kept with the answer.
+	const secrets = [...(await credentialSecrets(context, itemIndex)), ...(resumeUrl === undefined ? [] : [resumeUrl, signatureOf(resumeUrl)])];
+	const item = { node: context.getNode(), itemIndex, request: itemRequest(context, itemIndex, connection.secret, resumeUrl), sends: 'resume' as const, secrets };
 	const sent = await startOnce(triesMemory(context), item, tools.now, async () => {
-		const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/resume', body, tools.sleep), [connection.secret, ...secretsSentIn(body)]);
+		const token = resumeUrl === undefined ? undefined : newCallbackToken();
+		if (token) secrets.push(token);
+		const callback = resumeUrl && token ? { webhooks: callbackStreamField(resumeUrl, token), ...callbackHumanInputField(body, resumeUrl) } : {};
+		const sentBody = { ...body, ...callback };
+		const answer = answerWithSecretsHidden(await postAtMostOnce(sender, connection, '/resume', sentBody, tools.sleep), [connection.secret, ...secretsSentIn(sentBody), ...secrets]);
 		if (!isSuccess(answer)) {
 			const error = crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
 			throw withUnansweredSend(error, unansweredSend(answer), connection.secret);
 		}
-		return { kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId, answer: isPlainObject(answer.body) ? answer.body : {} };
+		const kickoffId = readResumedRunId(answer.body) ?? resumedKickoffId;
+		return { kickoffId, answer: isPlainObject(answer.body) ? answer.body : {}, ...(token ? { tokenHash: hashCallbackToken(token) } : {}) };
 	});
-	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
+	const json = { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId };
+	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, tokenHash: sent.tokenHash, json };
 }
 
 interface ResumeRound {
@@ -161,10 +115,12 @@ interface ResumeRound {
 	check: (itemIndex: number) => void;
 	/** The error that ends the node at the first failed item (without Continue On Fail), given the runs already resumed. */
 	failed: (error: Error, running: RunningKickoff[]) => Promise<Error>;
+	/** Wait By: Callback: the URL the resumed runs are to call. */
+	resumeUrl?: string;
 }
 
 /** A resume sent: its run, started, with the answer's fields for its item; or the item's error. */
-type ResumeResult = KickoffResult & { json?: IDataObject };
+type ResumeResult = CallbackStart & { json?: IDataObject };
 
 const runningOf = (results: ResumeResult[]) => results.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 
@@ -175,9 +131,12 @@ async function sendResumes(context: IExecuteFunctions, itemCount: number, tools:
 		try {
 			round.check(itemIndex);
 			const connection = await getCrewConnection(context, itemIndex);
-			const sent = await sendResume(context, itemIndex, connection, tools, round.sender);
+			const sent = await sendResume(context, itemIndex, connection, tools, round.sender, round.resumeUrl);
+			if (round.resumeUrl !== undefined && sent.tokenHash === undefined) {
+				throw new NodeOperationError(context.getNode(), 'The run an earlier try resumed has no callback token remembered', { itemIndex });
+			}
 			const kickoff = { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen };
-			results.push({ kind: 'started', kickoff, json: sent.json, outputFields: { resumed_kickoff_id: sent.json.resumed_kickoff_id } });
+			results.push({ kind: 'started', kickoff, tokenHash: sent.tokenHash, json: sent.json, outputFields: { resumed_kickoff_id: sent.json.resumed_kickoff_id } });
 		} catch (error) {
 			const itemError = toItemError(context.getNode(), error, itemIndex);
 			if (!context.continueOnFail()) throw await round.failed(itemError, runningOf(results));
@@ -199,17 +158,22 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 }
 
 /**
- * Wait for the Resumed Run: resumes every item in order, then waits on all the
- * resumed runs together as Kickoff and Wait waits on its crews (nodes/waiting/:
- * one deadline, the same status reading, item outcomes and, from version 1.4,
- * the same stops on cancel and at the timeout).
+ * Wait for the Resumed Run: resumes every item in order, then waits on all the resumed
+ * runs together with the waiting engine (nodes/waiting/), exactly as Kickoff and Wait
+ * waits on its crews: by polling (one deadline, the same status reading and item
+ * outcomes and, from version 1.4, the same stops on cancel and at the timeout), or from
+ * version 1.5 by callback (the execution parked until the resumed runs call back).
  */
 async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
+	const startedAt = tools.now();
+	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions & { firstPhase?: unknown };
 	const settings = readWaitSettings(options);
 	const { typeVersion } = context.getNode();
 	const stopping = resumeStopSettings(options, typeVersion);
-	const deadline = tools.now() + settings.timeoutMs;
+	const byCallback = resumeWaitBy(context.getNodeParameter('waitBy', 0, 'polling'), typeVersion) === 'callback';
+	const callback = byCallback ? prepareCallbackWait(context, itemCount) : undefined;
+	if (callback && 'outcomes' in callback) return callback.outcomes;
+	const resumeUrl = callback?.resumeUrl;
 	const results = await sendResumes(context, itemCount, tools, {
 		// As Kickoff and Wait's kickoffs: a resume in flight at the cancel is let finish, so that the run it starts is known and stopped.
 		sender: kickoffSender(context, stopping),
@@ -224,6 +188,8 @@ async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tool
 			const connection = running.length > 0 && stopping.stopOnCancel ? await getCrewConnection(context, 0) : undefined;
 			return await batchFailure(context, error, running, connection, stopping, tools.isCancelled);
 		},
+		resumeUrl,
 	});
-	return await waitByPolling(context, results, { settings, stopping, deadline }, tools);
+	if (resumeUrl !== undefined) return await waitByCallback(context, results, { settings, stopping, startedAt, firstPhase: options.firstPhase, resumeUrl }, tools);
+	return await waitByPolling(context, results, { settings, stopping, deadline: startedAt + settings.timeoutMs }, tools);
 }

@@ -2,7 +2,15 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_FIRST_PHASE_SECONDS, MAX_FIRST_PHASE_SECONDS } from '../../../waiting/callbackWait';
 
-/** Kickoff and Wait's choice of how to learn that the crew ended. Polling is the behaviour of 0.1.0. */
+/**
+ * How to learn that the runs ended, where `displayOptions` shows it: Kickoff and Wait's choice
+ * (Polling is the behaviour of 0.1.0), and from node version 1.5 Resume's Wait for the Resumed Run.
+ */
+export function waitByField(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return { ...waitByDescription, displayOptions };
+}
+
+/** Kickoff and Wait's choice of how to learn that the crew ended. */
 export const waitByDescription: INodeProperties = {
 	displayName: 'Wait By',
 	name: 'waitBy',
