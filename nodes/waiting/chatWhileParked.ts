@@ -2,9 +2,9 @@
  * What n8n's chat shows while an execution started by a Chat Trigger ("Using Response Nodes")
  * waits at a Crew node for its crews to call back. n8n's chat sends a waiting node's first
  * output item's `sendMessage` to the person once; its chat widget reads a JSON text of type
- * `with-buttons` as a message whose `blockUserInput` keeps the message box closed until the
+ * `with-buttons` as a message whose `blockUserInput` keeps its send button off until the
  * next message (the crew's answer, or a Chat node's question). So the person learns that the
- * crew is working, and cannot type a message meanwhile: n8n 2.x would refuse it with only a log
+ * crew is working, and cannot send a message meanwhile: n8n 2.x would refuse it with only a log
  * line, and n8n 1.x would take it for the crew's answer (docs/development.md, "The chat while a
  * crew works"). A text, not an object: n8n 1.x sends the field to the socket as it is. Pure.
  */
