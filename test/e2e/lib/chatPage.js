@@ -23,6 +23,8 @@ async function openChat(browser, chatUrl) {
 	const page = await context.newPage();
 	page.setDefaultTimeout(UI_TIMEOUT);
 	await serveChatWidget(page);
+	// The answer to the chat's first message: the execution it started, and the token of its chat socket.
+	const started = page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname.endsWith('/chat'), { timeout: 0 }).then(async (res) => await res.json());
 	await until('the chat page served', async () => (await page.goto(chatUrl)).status() !== 404, 30000, 500);
 	await page.locator('[data-test-id="chat-input"]').waitFor();
 
@@ -55,6 +57,31 @@ async function openChat(browser, chatUrl) {
 			await input.fill('');
 			return enabled;
 		},
+		/**
+		 * Sends `text` to the execution over a chat socket of its own, as a chat client other than
+		 * this page would (another session of the same execution), and closes it.
+		 */
+		async sendOverAnotherSocket(text) {
+			const { executionId, resumeToken } = await started;
+			const socketUrl = `${new URL(chatUrl).origin.replace(/^http/, 'ws')}/chat?sessionId=another-client&executionId=${executionId}&isPublic=true&token=${resumeToken}`;
+			return await page.evaluate(
+				({ url, message }) =>
+					new Promise((resolve) => {
+						const socket = new WebSocket(url);
+						socket.onopen = () => {
+							socket.send(JSON.stringify({ sessionId: 'another-client', action: 'sendMessage', chatInput: message }));
+							setTimeout(() => {
+								socket.close();
+								resolve('sent');
+							}, 1000);
+						};
+						socket.onerror = () => resolve('the socket failed');
+					}),
+				{ url: socketUrl, message: text },
+			);
+		},
+		/** The execution the chat's first message started. */
+		executionId: async () => (await started).executionId,
 		/** Clicks the button labelled `label` of the newest bot message that has it. */
 		async click(label) {
 			await page.locator('.chat-message-from-bot').filter({ has: page.getByRole('button', { name: label }) }).last().getByRole('button', { name: label }).click();

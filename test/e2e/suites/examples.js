@@ -493,12 +493,12 @@ module.exports = {
 
 		COVERED.add(HUMAN_LOOP);
 		if (t.major === '1') await check('human-in-the-loop-in-a-chat.json on n8n 1.x: not run, its Chat node has no Send and Wait for Response (version 1 only), as the guide says', chatHasNoSendAndWait);
-		else await check('human-in-the-loop-in-a-chat.json published, its chat opened at the public URL: the crew pauses after its first task, the chat shows the task\'s output with Approve and Decline; a typed decline sends the feedback and the chat asks again; Approve: the crew completes and its result is in the chat; one execution, waiting between the steps', async () => {
+		else await check('human-in-the-loop-in-a-chat.json published, its chat opened at the public URL: the crew pauses after its first task, the chat shows the task\'s output with Approve and Decline; a message from another chat client while the crew works is refused, the wait goes on; a typed decline sends the feedback and the chat asks again; Approve: the crew completes and its result is in the chat; one execution, waiting between the steps', async () => {
 			await t.resetService({ dialect: 'live' });
-			// n8n's chat reads a waiting execution every 3 s: the crew works 4 s before each pause, so the chat sees it work.
+			// n8n's chat reads a waiting execution every 3 s: the crew works 6 s before each pause, so the chat sees it work.
 			const steer = { 'options.firstPhase': 0.5, 'options.timeout': 300 };
 			const wf = await importExample(HUMAN_LOOP, {
-				how: { set: { 'Ask the Crew': { ...steer, 'options.meta': '{"reference": {"durationMs": 12000, "humanInput": {"taskId": "research_task"}}}' }, 'Resume the Crew': steer } },
+				how: { set: { 'Ask the Crew': { ...steer, 'options.meta': '{"reference": {"durationMs": 18000, "humanInput": {"taskId": "research_task"}}}' }, 'Resume the Crew': steer } },
 			});
 			await publish(wf.id);
 			const trigger = wf.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
@@ -515,6 +515,14 @@ module.exports = {
 				const working = await chat.botMessage(/^The crew is working on it \(kickoff ID [0-9a-f-]{36}\)/);
 				t.say(`while the crew works: ${JSON.stringify(working.text)}`);
 				assert.equal(await chat.canSend(), false, 'the chat sends no message while the crew works');
+				// A message that still reaches n8n while the crew works (another chat client): n8n refuses it, the crew's wait goes on.
+				const parkedAt = async () => {
+					const stored = await editor.restGet(page, url, `executions/${await chat.executionId()}`);
+					return stored.status === 'waiting' && decodeExecutionData(t.n8n, stored.data).resultData.lastNodeExecuted;
+				};
+				assert.equal(await parkedAt(), 'Ask the Crew', 'the execution waits for the crew');
+				assert.equal(await chat.sendOverAnotherSocket('are you done yet?'), 'sent');
+				assert.equal(await parkedAt(), 'Ask the Crew', 'the message was not taken for the crew\'s call: the execution still waits for the crew');
 				const asked = await chat.botMessage(/waits for you before it goes on/);
 				assert.match(asked.text, /Research notes for topic=tides/);
 				assert.deepEqual([...asked.buttons].sort(), ['Approve', 'Decline']);
