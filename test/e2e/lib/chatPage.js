@@ -59,7 +59,8 @@ async function openChat(browser, chatUrl) {
 		},
 		/**
 		 * Sends `text` to the execution over a chat socket of its own, as a chat client other than
-		 * this page would (another session of the same execution), and closes it.
+		 * this page would (another session of the same execution), and closes it a second later:
+		 * whether it was sent, and what n8n sent on that socket meanwhile.
 		 */
 		async sendOverAnotherSocket(text) {
 			const { executionId, resumeToken } = await started;
@@ -68,14 +69,19 @@ async function openChat(browser, chatUrl) {
 				({ url, message }) =>
 					new Promise((resolve) => {
 						const socket = new WebSocket(url);
-						socket.onopen = () => {
+						const received = [];
+						// n8n listens to a chat socket's messages once it has set up the session, which its first heartbeat says.
+						socket.onmessage = (event) => {
+							received.push(String(event.data));
+							if (received.length > 1 || event.data !== 'n8n|heartbeat') return;
 							socket.send(JSON.stringify({ sessionId: 'another-client', action: 'sendMessage', chatInput: message }));
 							setTimeout(() => {
 								socket.close();
-								resolve('sent');
+								resolve({ sent: true, received });
 							}, 1000);
 						};
-						socket.onerror = () => resolve('the socket failed');
+						socket.onerror = () => resolve({ sent: false, received });
+						setTimeout(() => resolve({ sent: false, received }), 10000);
 					}),
 				{ url: socketUrl, message: text },
 			);
