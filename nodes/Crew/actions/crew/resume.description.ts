@@ -6,7 +6,7 @@ import { kickoffIdField } from '../common/kickoffId';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
 import { onTimeoutField, stopCrewsOnCancelField } from '../../../stop/stopCrews';
-import { waitByField, waitByOptions } from './waitBy.description';
+import { resumeWaitByField, waitByOptions } from './waitBy.description';
 import { fromVersion, HUMAN_IN_THE_LOOP_VERSION, RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
 
 /** Resume's panel: what the paused crew gets, and Wait for the Resumed Run with its options. */
@@ -57,7 +57,7 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	// Node version 1.5: the same choice as Kickoff and Wait's; earlier Resume nodes poll, as they did when saved.
-	waitByField({ show: { operation: ['resume'], waitForResumedRun: [true], '@version': [fromVersion(HUMAN_IN_THE_LOOP_VERSION)] } }),
+	resumeWaitByField({ show: { operation: ['resume'], waitForResumedRun: [true], '@version': [fromVersion(HUMAN_IN_THE_LOOP_VERSION)] } }),
 	optionsCollection('resume', [
 		...webhookUrlOptions,
 		humanInputWebhookUrlOption(
