@@ -178,7 +178,10 @@ module.exports = {
 		 * for Response, as the guide says; the two-workflow way is the callback suite's human-input case.
 		 */
 		const chatHasNoSendAndWait = async () => {
-			const types = await (await fetch(`${url}/types/nodes.json`)).json();
+			// The node types the editor loads, with the signed-in owner's session.
+			const answer = await page.request.get(`${url}/types/nodes.json`);
+			const types = await answer.json();
+			assert.ok(Array.isArray(types), `${url}/types/nodes.json: ${answer.status()} ${JSON.stringify(types).slice(0, 200)}`);
 			const chatNode = types.filter((type) => type.name === '@n8n/n8n-nodes-langchain.chat');
 			const versions = chatNode.flatMap((type) => [].concat(type.version));
 			t.say(`n8n ${t.version}'s Chat node versions: ${JSON.stringify(versions)}`);
