@@ -15,6 +15,7 @@ import { route } from './actions/router';
 import * as parkedResume from '../callbacksIn/parkedResume';
 import { getCrewInputs } from './methods/resourceMapping';
 import { nothingToRegister } from '../callbacksIn/webhookRegistration';
+import { CREW_NODE_VERSIONS, DEFAULT_CREW_NODE_VERSION } from '../versions/crewVersions';
 
 export class Crew implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,12 +23,9 @@ export class Crew implements INodeType {
 		name: 'crew',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['transform'],
-		// 1.1: callback secrets come from the credential; 1 keeps the Webhook Secret option of the unpublished 0.1.0.
-		// 1.2: Deployment Type defaults to Detect (1 and 1.1 keep Crew, what they were saved with).
-		// 1.3: Kickoff and Wait stops the crews it started when the execution is cancelled (earlier versions leave them running).
-		// 1.4: Resume's Wait for the Resumed Run stops its crews on cancel and offers On Timeout, as Kickoff and Wait does (earlier versions stop nothing).
-		version: [1, 1.1, 1.2, 1.3, 1.4],
-		defaultVersion: 1.4,
+		// What each version changed: nodes/versions/crewVersions.ts.
+		version: CREW_NODE_VERSIONS,
+		defaultVersion: DEFAULT_CREW_NODE_VERSION,
 		subtitle:
 			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "stop": "Stop", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
 		description:

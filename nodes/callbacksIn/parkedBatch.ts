@@ -4,6 +4,8 @@ import { bearerMatches, isFlowEndEvent, readCallback } from './callbackVerdict';
 import type { AwaitedKickoff } from '../waiting/callbackWait';
 import { isPlainObject } from '../records/plainObject';
 import type { DeploymentKind } from '../records/crewInputs';
+import { readPausedTask } from '../records/pausedTask';
+import type { PausedTask } from '../records/pausedTask';
 import type { CrewStatus } from '../status/crewStatus';
 import { pausedFromNotFound } from '../status/notFound';
 import { inRegistrationWindow } from '../status/registrationWindow';
@@ -18,8 +20,12 @@ import type { WaitOutcome } from '../waiting/waitForCompletion';
  * item is also what n8n outputs for its input item if the timeout comes first.
  */
 export type ParkedEntry =
-	/** A crew still running at parking time: the timeout item, with what checks its call and when its kickoff was answered (absent when parked by an older version). */
-	| ({ kind: 'awaited'; itemIndex: number; startedAt?: number } & AwaitedKickoff)
+	/**
+	 * A crew still running at parking time: the timeout item, with what checks its call, when its
+	 * kickoff was answered (absent when parked by an older version) and the paused run a Resume
+	 * resumed into it.
+	 */
+	| ({ kind: 'awaited'; itemIndex: number; startedAt?: number; resumedKickoffId?: string } & AwaitedKickoff)
 	/** A crew whose end the first phase saw: its record, as Polling outputs it. */
 	| { kind: 'record'; itemIndex: number; json: IDataObject }
 	/** An item that ended with an error before parking (a failed kickoff or crew, with Continue On Fail). */
@@ -47,7 +53,8 @@ export function readParkedEntry(json: unknown, itemIndex: number): ParkedEntry |
 	if (!isPlainObject(json)) return undefined;
 	const kickoffId = text(json.kickoff_id);
 	const tokenHash = text(json.callback_token_sha256);
-	if (kickoffId && tokenHash) return awaitedEntry(itemIndex, kickoffId, tokenHash, json.kicked_off_at);
+	const resumedKickoffId = text(json.resumed_kickoff_id);
+	if (kickoffId && tokenHash) return { ...awaitedEntry(itemIndex, kickoffId, tokenHash, json.kicked_off_at), ...(resumedKickoffId ? { resumedKickoffId } : {}) };
 	const message = text(json.error);
 	if (message) return { kind: 'error', itemIndex, message, description: text(json.description), kickoffId };
 	if (text(json.state)) return { kind: 'record', itemIndex, json };
@@ -80,8 +87,8 @@ export function callerOf(entries: readonly ParkedEntry[], authorization: unknown
 
 /** What a call to the resume URL without a crew's token says, if it is a human-input call. */
 export type HumanInputCall =
-	/** About a crew this batch awaits: confirm the pause with a status read. */
-	| { kind: 'awaited'; caller: AwaitedEntry; taskId: string | null }
+	/** About a crew this batch awaits: confirm the pause with a status read; `task` is what the person judges. */
+	| { kind: 'awaited'; caller: AwaitedEntry; task: PausedTask }
 	/** A human-input call about no crew of this batch: refused, nothing is read. */
 	| { kind: 'unknownKickoff' };
 
@@ -101,7 +108,7 @@ export function readHumanInputCall(body: unknown, awaited: readonly AwaitedEntry
 	const kickoffId = idText(body.kickoff_id) ?? idText(body.execution_id);
 	if (!kickoffId || !('task_id' in body)) return undefined;
 	const caller = awaited.find((entry) => entry.kickoffId === kickoffId);
-	return caller ? { kind: 'awaited', caller, taskId: idText(body.task_id) ?? null } : { kind: 'unknownKickoff' };
+	return caller ? { kind: 'awaited', caller, task: readPausedTask(body) } : { kind: 'unknownKickoff' };
 }
 
 /**
@@ -135,7 +142,7 @@ export interface CrewEndCall {
 	caller: AwaitedEntry;
 	/** A flow's end event was asked for only by a flow's kickoff: the batch's records are then a flow's (flow_state). */
 	deployment: DeploymentKind;
-	pausedTask?: { taskId: string | null };
+	pausedTask?: PausedTask;
 }
 
 /**
@@ -152,7 +159,7 @@ export function readParkedCall(awaited: readonly AwaitedEntry[], authorization: 
 	if (!caller) {
 		const humanInput = readHumanInputCall(body, awaited);
 		if (humanInput?.kind !== 'awaited') return refused(401, humanInput ? 'the call names no crew this execution waits for' : 'invalid callback token');
-		return { kind: 'end', caller: humanInput.caller, deployment: 'crew', pausedTask: { taskId: humanInput.taskId } };
+		return { kind: 'end', caller: humanInput.caller, deployment: 'crew', pausedTask: humanInput.task };
 	}
 	const verdict = readCallback({ body, authorization }, caller);
 	if (verdict.kind === 'rejected') return refused(verdict.statusCode, verdict.reason);

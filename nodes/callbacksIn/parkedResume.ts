@@ -98,7 +98,7 @@ async function confirmEnd(read: StatusRead, entry: AwaitedEntry, pausedTask: Pau
 		readStatus: async (kickoff) => {
 			const reading = await read(kickoff);
 			if (reading.kind !== 'status') return reading;
-			return { ...reading, status: pausedTask ? pauseOfHumanInputCall(reading.status, pausedTask.taskId) : awaitedStatus(reading.status, sinceKickoff(entry)) };
+			return { ...reading, status: pausedTask ? pauseOfHumanInputCall(reading.status, pausedTask) : awaitedStatus(reading.status, sinceKickoff(entry)) };
 		},
 		now: () => Date.now(),
 		sleep: createCancellableSleep(undefined),
@@ -190,7 +190,9 @@ function batchOutput(node: INode, entries: readonly ParkedEntry[], outcomes: Rea
 			entry.kind === 'error'
 				? { error: new NodeOperationError(node, entry.message, { itemIndex, description: entry.description }), kickoffId: entry.kickoffId }
 				: (outcomes.get(itemIndex) as ItemOutcome);
-		return 'json' in outcome ? { json: outcome.json, pairedItem: { item: itemIndex } } : errorOutputItem(node, outcome, itemIndex);
+		// A run Resume resumed names the paused run, as Resume's polling gives it.
+		const resumed = entry.kind === 'awaited' && entry.resumedKickoffId ? { resumed_kickoff_id: entry.resumedKickoffId } : {};
+		return 'json' in outcome ? { json: { ...outcome.json, ...resumed }, pairedItem: { item: itemIndex } } : errorOutputItem(node, outcome, itemIndex);
 	});
 }
 

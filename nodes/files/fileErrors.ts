@@ -75,7 +75,7 @@ export function filesTooLargeError(node: INode, answer: HttpAnswer, files: reado
 	return fileApiError(
 		node,
 		withServiceWords(`${which} too large for the crew service (it answered 413)`, answer),
-		'The service, or a proxy in front of it, refuses a request this large; nothing was started. Send a smaller file (compress it, or split it), or host it elsewhere and set Send Files to File URLs.',
+		'The service, or a proxy in front of it, refuses a request this large; nothing was started. Send a smaller file (compress it, or split it), or host it elsewhere and send its URL (Send Files: How to Send, File URLs).',
 		answer,
 		itemIndex,
 		secret,
@@ -122,7 +122,7 @@ export function filesCutOffError(node: INode, code: string, files: readonly Sent
 	const which = files.length === 1 ? `the file ${fileNames(files)}` : `the files ${fileNames(files)}`;
 	const message = `The crew service at ${baseUrl} closed the connection while ${which} was being sent (${code})`;
 	const description =
-		'The service did not read the whole request, so no crew was started. A proxy in front of the service often does this for a body over its size limit (its 413 can arrive after the connection closed). Send a smaller file, or host it elsewhere and set Send Files to File URLs; if the files are small, run again later.';
+		'The service did not read the whole request, so no crew was started. A proxy in front of the service often does this for a body over its size limit (its 413 can arrive after the connection closed). Send a smaller file, or host it elsewhere and send its URL (Send Files: How to Send, File URLs); if the files are small, run again later.';
 	const error = new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
 	error.message = message;
 	error.description = description;

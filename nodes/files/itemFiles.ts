@@ -61,6 +61,8 @@ async function filePart(context: IExecuteFunctions, entry: BinaryFileEntry, bina
  * property is this item's error, and nothing is sent for it. Undefined without files.
  */
 export async function readItemFiles(context: IExecuteFunctions, itemIndex: number): Promise<ItemFiles | undefined> {
+	// From node version 1.5 a switch says whether to send any (files.description.ts); earlier nodes have none.
+	if (context.getNodeParameter('withFiles', itemIndex, true) === false) return undefined;
 	const mode = readSendFilesMode(context.getNodeParameter('sendFiles', itemIndex, 'multipart'));
 	const given = readFileEntries(mode, context.getNodeParameter('files', itemIndex, {}), context.getNodeParameter('fileUrls', itemIndex, {}));
 	if (given.entries.length === 0) return undefined;

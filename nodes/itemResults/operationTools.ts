@@ -9,5 +9,9 @@ export interface OperationTools {
 	isCancelled: () => boolean;
 }
 
-/** One input item's outcome: its output, or its error (with the kickoff ID when one exists). */
-export type ItemOutcome = { json: IDataObject } | { error: Error; kickoffId?: string };
+/**
+ * One input item's outcome: its output, or its error (with the kickoff ID when one exists).
+ * `sendMessage` is what n8n's chat shows while the execution waits at this node (an item of
+ * a parked execution, nodes/waiting/chatWhileParked.ts).
+ */
+export type ItemOutcome = { json: IDataObject; sendMessage?: string } | { error: Error; kickoffId?: string };

@@ -4,12 +4,11 @@ import { detectDeployment } from '../records/crewInputs';
 import type { DeploymentChoice, DeploymentKind } from '../records/crewInputs';
 import { loadInputsListing } from './inputsListing';
 import type { OperationTools } from '../itemResults/operationTools';
+// Node version 1.2 detects by default; workflows saved before keep treating the deployment as a crew.
+import { DETECTING_VERSION } from '../versions/crewVersions';
 
 /** Operations whose behaviour depends on a crew or a flow: its inputs, its kickoff, its final state. */
 const DEPLOYMENT_OPERATIONS = ['getInputs', 'getStatus', 'kickoff', 'kickoffAndWait'];
-
-/** Node version 1.2 detects by default; workflows saved before keep treating the deployment as a crew. */
-export const DETECTING_VERSION = 1.2;
 
 const deploymentOptions = [
 	{

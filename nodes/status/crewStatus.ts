@@ -4,6 +4,8 @@ import { readProgress, readUsage } from './runMetrics';
 import type { CrewProgress, CrewUsage } from './runMetrics';
 import { isStateId } from '../records/stateId';
 import { isPlainObject } from '../records/plainObject';
+import { readPausedTask } from '../records/pausedTask';
+import type { PausedTask } from '../records/pausedTask';
 
 /**
  * The states the node reads, whatever spelling the service used. `not_found` is
@@ -26,6 +28,10 @@ export interface CrewStatus extends IDataObject {
 	error: string | null;
 	/** The task waiting for a human's feedback, when the crew is paused; otherwise null. */
 	task_id: string | null;
+	/** A paused crew's task, what the person judges (records/pausedTask.ts); only on paused records. */
+	task_output?: PausedTask['task_output'];
+	task_name?: string | null;
+	task_description?: string | null;
 	/** The record exactly as the service sent it. */
 	response: IDataObject;
 	/**
@@ -150,13 +156,15 @@ export function readCrewStatus(kickoffId: string, body: unknown, deployment: 'cr
 	// Optional, so a record that carries no counts reads exactly as before.
 	const usage = state === 'completed' || state === 'failed' || state === 'stopped' ? readUsage(record) : undefined;
 	const progress = state === 'running' ? readProgress(record) : undefined;
+	const paused = state === 'paused' ? readPausedTask(record) : undefined;
 	return {
 		kickoff_id: kickoffId,
 		state,
 		result: state === 'completed' ? readFinalOutput(record) : null,
 		result_json: state === 'completed' ? resultJson : null,
 		error: state === 'failed' ? readFailureReason(record) : null,
-		task_id: state === 'paused' ? (nonEmptyText(record.task_id) ?? null) : null,
+		task_id: paused?.task_id ?? null,
+		...(paused ? { task_output: paused.task_output, task_name: paused.task_name, task_description: paused.task_description } : {}),
 		response,
 		...(flowState ? { flow_state: flowState } : {}),
 		...(usage ? { usage } : {}),

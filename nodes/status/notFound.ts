@@ -1,5 +1,7 @@
 import type { CrewStatus } from './crewStatus';
 import { inRegistrationWindow } from './registrationWindow';
+import { pausedTaskFieldsOf, withMissingFrom } from '../records/pausedTask';
+import type { PausedTask } from '../records/pausedTask';
 
 /**
  * The live service answers 200 `NOT FOUND` for three different things
@@ -62,24 +64,28 @@ export function pausedNextStep(kickoffId: string, taskId: string | null): string
 
 /**
  * The record of a run that paused for human input, read as NOT FOUND: state
- * `paused`, the task when a human-input notification named it (else null), what
+ * `paused`, the task as a human-input call named it (else its fields null), what
  * to do next, and the service's record as it came.
  */
-export function pausedFromNotFound(status: CrewStatus, taskId: string | null = null): CrewStatus {
-	return { ...status, state: 'paused', result: null, result_json: null, error: null, task_id: taskId, next_step: pausedNextStep(status.kickoff_id, taskId) };
+export function pausedFromNotFound(status: CrewStatus, task: Partial<PausedTask> = {}): CrewStatus {
+	const fields = pausedTaskFieldsOf(task);
+	return { ...status, state: 'paused', result: null, result_json: null, error: null, ...fields, next_step: pausedNextStep(status.kickoff_id, fields.task_id) };
 }
 
 /**
  * A status read that confirms a human-input call (Wait By: Callback): the call says
- * the run paused on `taskId`, so NOT FOUND here is that pause, whatever the wait saw
+ * the run paused on its task, so NOT FOUND here is that pause, whatever the wait saw
  * before and however young the run (the service calls only about a run it runs: the
- * registration window is for reads with nothing else to go by); a paused record
- * without a task gets the call's. Any other record is the service's word over the
- * call's (a run still running, or one that ended since).
+ * registration window is for reads with nothing else to go by); a paused record gets
+ * what the call says and the record does not. Any other record is the service's word
+ * over the call's (a run still running, or one that ended since).
  */
-export function pauseOfHumanInputCall(status: CrewStatus, taskId: string | null): CrewStatus {
-	if (status.state === 'not_found') return pausedFromNotFound(status, taskId);
-	if (status.state !== 'paused' || status.task_id || !taskId) return status;
+export function pauseOfHumanInputCall(status: CrewStatus, task: PausedTask): CrewStatus {
+	if (status.state === 'not_found') return pausedFromNotFound(status, task);
+	if (status.state !== 'paused') return status;
+	const known = pausedTaskFieldsOf(status);
+	const merged = withMissingFrom(known, task);
+	if (Object.entries(merged).every(([field, value]) => known[field as keyof PausedTask] === value)) return status;
 	// A pause this node read from NOT FOUND carries its advice, which names the task once it is known.
-	return 'next_step' in status ? pausedFromNotFound(status, taskId) : { ...status, task_id: taskId };
+	return 'next_step' in status ? pausedFromNotFound(status, merged) : { ...status, ...merged };
 }

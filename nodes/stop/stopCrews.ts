@@ -14,14 +14,14 @@ import type { Sleep } from '../transport/cancellableSleep';
 import { nextStopRetry } from './unregisteredStop';
 import { holdStopsUntil, rateLimitedStopPause } from './rateLimitedStop';
 
+// From this node version on, a cancelled execution stops its crews unless the option says not to.
+import { STOP_ON_CANCEL_VERSION } from '../versions/crewVersions';
+
 /**
  * Stopping the crews a wait gives up on: at the timeout when On Timeout says so,
  * and every crew not ended when n8n cancels the execution (the editor's Stop
  * button, the REST API, a queue worker told to stop).
  */
-
-/** From this node version on, a cancelled execution stops its crews unless the option says not to. */
-export const STOP_ON_CANCEL_VERSION = 1.3;
 /**
  * Stops in flight at once. A stop is one small request: a batch of up to 500 crews (the
  * largest the load tests run) is stopped in one go, as a plain client would send them

@@ -1,9 +1,10 @@
 import type { WaitOutcome } from './waitForCompletion';
+import type { PausedTask } from '../records/pausedTask';
 
 /**
  * What one n8n process remembers of the parked batches it is called for: which awaited
- * crews it saw end, by their own call or a read (their keys, and the task a human-input
- * call named for a pause), the reads of crews in flight, and which batches it resumed. No status record and no
+ * crews it saw end, by their own call or a read (their keys, and what a human-input
+ * call said of a pause's task: the person judges its output), the reads of crews in flight, and which batches it resumed. No status record and no
  * result outlive a read: the call that completes a batch reads the records of the crews
  * earlier calls saw end. The crews and reads are a saving of status reads (without them
  * every call would read again the crews that ended before it, and calls that arrive
@@ -12,9 +13,9 @@ import type { WaitOutcome } from './waitForCompletion';
  * service instead.
  */
 
-/** A crew seen ending. `pausedTask`: what a human-input call said of it, the pause's task (null: not named). */
+/** A crew seen ending. `pausedTask`: what a human-input call said of the task it paused on, kept until its batch resumes. */
 export interface CrewEnd {
-	pausedTask?: { taskId: string | null };
+	pausedTask?: PausedTask;
 }
 
 export interface EndedCrews {

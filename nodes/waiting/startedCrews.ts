@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { getCrewConnection } from '../transport';
 import type { CrewConnection } from '../transport';
@@ -6,9 +6,18 @@ import { stopOnCancel } from '../stop/stopCrews';
 import type { StopSettings } from '../stop/stopCrews';
 import { withRunningCrews } from './batchWait';
 import type { RunningKickoff } from './waitForCompletion';
+import type { ItemOutcome } from '../itemResults/operationTools';
 
-/** One item's kickoff in a batch wait: its crew, started, or the error its item ends with. */
-export type KickoffResult = { kind: 'started'; kickoff: RunningKickoff } | { kind: 'error'; itemIndex: number; error: Error };
+/**
+ * One item's start in a batch wait: its run, started, or the error its item ends with.
+ * `outputFields` are added to the run's record when it ends (Resume's `resumed_kickoff_id`).
+ */
+export type KickoffResult = { kind: 'started'; kickoff: RunningKickoff; outputFields?: IDataObject } | { kind: 'error'; itemIndex: number; error: Error };
+
+/** An item's outcome with the fields its start asked for: a record gets them, an error is left as it is. */
+export function withOutputFields(outcome: ItemOutcome, outputFields: IDataObject | undefined): ItemOutcome {
+	return outputFields && 'json' in outcome ? { json: { ...outcome.json, ...outputFields } } : outcome;
+}
 
 /**
  * The crews a batch's kickoffs started, in item order, and the connection to wait on

@@ -1,31 +1,30 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { callbackHumanInputField, callbackStreamField, hashCallbackToken, newCallbackToken } from '../callbacksOut/resumeCallbacks';
 import { awaitedItemJson, batchTimeoutMarker, callbackRefusal, firstPhaseDeadline, readFirstPhaseMs, shouldPark, timeoutMarker, waitingRecord } from './callbackWait';
 import type { AwaitedKickoff, TimeoutMarker } from './callbackWait';
-import { mapWithConcurrency } from './concurrency';
 import { watchFirstPhase } from './firstPhase';
 import { createPollPolicy } from './pollPolicy';
-import { getCrewConnection } from '../transport';
-import type { RunningKickoff, WaitOutcome } from './waitForCompletion';
-import { outcomeToItem, readWaitSettings, statusReader } from './batchWait';
-import { startedCrews } from './startedCrews';
-import { toItemError } from '../itemResults/itemError';
+import type { WaitOutcome } from './waitForCompletion';
+import { outcomeToItem, statusReader } from './batchWait';
+import type { WaitSettings } from './batchWait';
+import { startedCrews, withOutputFields } from './startedCrews';
+import type { KickoffResult } from './startedCrews';
 import { liveProgress } from './liveProgress';
-import { kickoffSender, readStopSettings, stopCrewsLeft } from '../stop/stopCrews';
-import type { StopOptions } from '../stop/stopCrews';
+import { chatWhileParked } from './chatWhileParked';
+import { stopCrewsLeft } from '../stop/stopCrews';
+import type { StopSettings } from '../stop/stopCrews';
 import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
 import { errorDetails } from '../itemResults/outputItems';
-import { readKickoffBody, startCrew } from '../kickoff/startCrew';
-import { readItemFiles } from '../files/itemFiles';
-import { deploymentOf } from '../kickoff/deployment';
+import { toItemError } from '../itemResults/itemError';
+import type { DeploymentKind } from '../records/crewInputs';
 import type { Tries } from '../retryOnFail/triesMemory';
 
 /**
- * Kickoff and Wait, Wait By: Callback, the park step: start every item's crew with the
- * execution's resume URL to call, watch them for a first phase, then park the execution
- * once for the batch. What a call to that URL does is nodes/callbacksIn/parkedResume.ts.
+ * Wait By: Callback, the park step, for Kickoff and Wait and Resume's Wait for the Resumed Run:
+ * the runs, started with the execution's resume URL to call, are watched for a first phase,
+ * then the execution is parked once for the batch. What a call to that URL does is
+ * nodes/callbacksIn/parkedResume.ts.
  */
 
 /** The resume URL n8n gives this execution: the same for every item, so read once. */
@@ -40,35 +39,12 @@ function readResumeUrl(context: IExecuteFunctions): string {
 	return resumeUrl;
 }
 
-/** An item's crew; without a token hash it calls another execution back (one a retry from the Executions list retries), never this one. */
-type StartedItem = { kind: 'started'; kickoff: RunningKickoff; tokenHash?: string } | { kind: 'error'; itemIndex: number; error: Error };
-
-/** One item's crew, started with the resume URL as its event stream and a token of its own. */
-async function startItemCrew(context: IExecuteFunctions, itemIndex: number, resumeUrl: string, tools: OperationTools, sender: IExecuteFunctions, tries: Tries): Promise<StartedItem> {
-	const node = context.getNode();
-	try {
-		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		if (typeof options.eventStreamUrl === 'string' && options.eventStreamUrl.trim() !== '') {
-			throw new NodeOperationError(node, 'Event Stream cannot be set with Wait By: Callback', {
-				itemIndex,
-				description: 'Wait By: Callback uses the crew\'s event stream to be called back. Remove the Event Stream option, or set Wait By to Polling and stream events to a Crew Trigger.',
-			});
-		}
-		const deployment = await deploymentOf(context, tools);
-		const body = await readKickoffBody(context, itemIndex, deployment);
-		const files = await readItemFiles(context, itemIndex);
-		const connection = await getCrewConnection(context, itemIndex);
-		if (tools.isCancelled()) throw new NodeOperationError(node, 'The execution was stopped before this crew was started', { itemIndex });
-		// The resume URL (n8n may sign it) and the crew's token go with the kickoff: the transport hides both in its answer.
-		const token = newCallbackToken();
-		const crew = { tokenHash: hashCallbackToken(token) };
-		const webhooks = { webhooks: callbackStreamField(resumeUrl, token, deployment), ...callbackHumanInputField(body, resumeUrl, deployment) };
-		const started = await tries.send(itemIndex, crew, async () => await startCrew(context, connection, itemIndex, { ...body, ...webhooks }, tools.sleep, files, sender));
-		return { kind: 'started', kickoff: { itemIndex, kickoffId: started.kickoffId, startedAt: started.startedAt, seen: started.seen }, tokenHash: started.tokenHash };
-	} catch (error) {
-		return { kind: 'error', itemIndex, error: toItemError(node, error, itemIndex) };
-	}
-}
+/**
+ * One item's run, started to call this execution back, with the hash of its token (none: it calls
+ * another execution back, one a retry from the Executions list retries); or the item's error.
+ * Kickoff and Wait's kickoffs (nodes/kickoff/itemKickoff.ts) and Resume's resumes start them.
+ */
+export type CallbackStart = (KickoffResult & { kind: 'started'; tokenHash?: string }) | (KickoffResult & { kind: 'error' });
 
 /**
  * On Timeout: Stop Crews Still Running cannot act once the execution waits: n8n outputs the
@@ -88,53 +64,63 @@ function parkedErrorItem(node: INode, outcome: { error: Error; kickoffId?: strin
 }
 
 /**
- * Kickoff and Wait, Wait By: Callback, for any number of items. Every item's crew
- * is started with the execution's resume URL as its event stream (each with its
- * own token); a first phase watches them as polling would (a batch that ends in
- * it is answered with polling's own outcomes); then the execution is parked once,
- * for the whole batch. The stack entry's items become what the resume webhook
- * (nodes/callbacksIn/parkedResume.ts) reads and what n8n outputs at the timeout,
- * since n8n runs none of this node's code after a resume.
+ * Where the runs of a batch waiting by callback are to call: this execution's resume URL; or,
+ * when this node cannot wait by callback (as an AI tool, or n8n gives no resume URL), every
+ * item's error, so that none is silently dropped (with Continue On Fail, all are output).
  */
-export async function execute(this: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
-	const node = this.getNode();
+export function prepareCallbackWait(context: IExecuteFunctions, itemCount: number): { resumeUrl: string } | { outcomes: ItemOutcome[] } {
+	const node = context.getNode();
 	const refusal = callbackRefusal(node.type);
 	if (refusal) {
-		// Every item gets the error, so none is silently dropped (with Continue On Fail, all are output).
-		return Array.from({ length: itemCount }, (_, itemIndex) => ({
-			error: new NodeOperationError(node, refusal.message, { itemIndex, description: refusal.description }),
-		}));
+		return {
+			outcomes: Array.from({ length: itemCount }, (_, itemIndex) => ({ error: new NodeOperationError(node, refusal.message, { itemIndex, description: refusal.description }) })),
+		};
 	}
-
-	const startedAt = tools.now();
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const settings = readWaitSettings(options);
-	const stopping = readStopSettings(options as StopOptions, node.typeVersion);
-	const waitTill = startedAt + settings.timeoutMs;
-	let resumeUrl: string;
 	try {
-		resumeUrl = readResumeUrl(this);
+		return { resumeUrl: readResumeUrl(context) };
 	} catch (error) {
-		return Array.from({ length: itemCount }, () => ({ error: error as Error }));
+		return { outcomes: Array.from({ length: itemCount }, () => ({ error: error as Error })) };
 	}
+}
 
-	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
-	const sender = kickoffSender(this, stopping);
-	// A retry awaits the crews an earlier try started rather than starting them again.
-	const started = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemCrew(this, itemIndex, resumeUrl, tools, sender, tries));
-	const { running, connection } = await startedCrews(this, started, stopping, tools.isCancelled);
+/** A batch waiting by callback, its runs started: its options, and when its first run was started. */
+export interface CallbackBatch {
+	settings: WaitSettings;
+	stopping: StopSettings;
+	startedAt: number;
+	/** The First Phase option as given. */
+	firstPhase: unknown;
+	resumeUrl: string;
+	/** A flow's records are read as a flow's; known once a run has started. */
+	deployment?: DeploymentKind;
+}
+
+/**
+ * Wait By: Callback for a batch of runs already started with the resume URL as their event stream
+ * (each with its own token): Kickoff and Wait's crews and Resume's resumed runs alike. A first
+ * phase watches them as polling would (a batch that ends in it is answered with polling's own
+ * outcomes); then the execution is parked once, for the whole batch. The stack entry's items
+ * become what the resume webhook (nodes/callbacksIn/parkedResume.ts) reads and what n8n outputs
+ * at the timeout, since n8n runs none of this node's code after a resume.
+ */
+export async function waitByCallback(context: IExecuteFunctions, started: readonly CallbackStart[], batch: CallbackBatch, tools: OperationTools, tries: Pick<Tries, 'ended'>): Promise<ItemOutcome[]> {
+	const node = context.getNode();
+	const { settings, stopping, startedAt, resumeUrl } = batch;
+	const waitTill = startedAt + settings.timeoutMs;
+	const { running, connection } = await startedCrews(context, started, stopping, tools.isCancelled);
+	const itemCount = started.length;
 
 	// A crew that ends before n8n has saved the execution as waiting would call a URL
 	// that answers 409 and never calls again; the first phase and its last read catch it.
-	// A crew that calls another execution back is read until it ends: the batch does not park.
+	// A run that calls another execution back (one a retry from the Executions list retries,
+	// started by the failed execution) is read until it ends: the batch does not park.
 	const callsElsewhere = started.some((result) => result.kind === 'started' && result.tokenHash === undefined);
-	const firstPhaseEnd = callsElsewhere ? waitTill : firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(options.firstPhase));
-	// Known once a crew has started: its kickoff needed it (no second request).
-	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
-	const progress = liveProgress(this);
+	const firstPhaseEnd = callsElsewhere ? waitTill : firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(batch.firstPhase));
+	const deployment = batch.deployment ?? 'crew';
+	const progress = liveProgress(context);
 	const phase = connection
 		? await watchFirstPhase(running, createPollPolicy(settings.pollIntervalMs), firstPhaseEnd, {
-				readStatus: statusReader(this, connection, settings.pollIntervalMs, deployment),
+				readStatus: statusReader(context, connection, settings.pollIntervalMs, deployment),
 				now: tools.now,
 				sleep: tools.sleep,
 				isCancelled: tools.isCancelled,
@@ -147,12 +133,12 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 	if (callsElsewhere || !shouldPark(phase, tools.now(), waitTill)) {
 		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its stops.
 		const ended = phase.map((outcome): WaitOutcome => (outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome));
-		const waitOutcomes = connection ? await stopCrewsLeft(this, connection, running, ended, stopping) : ended;
+		const waitOutcomes = connection ? await stopCrewsLeft(context, connection, running, ended, stopping) : ended;
 		tries.ended(running, waitOutcomes);
 		let runningIndex = 0;
 		const answered = items.map(({ result, outcome }): ItemOutcome => {
 			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
-			return outcomeToItem(node, result.kickoff, waitOutcomes[runningIndex++], settings.timeoutMs);
+			return withOutputFields(outcomeToItem(node, result.kickoff, waitOutcomes[runningIndex++], settings.timeoutMs), result.outputFields);
 		});
 		for (const kickoff of running) await progress.finish(kickoff, answered[kickoff.itemIndex]);
 		return answered;
@@ -171,25 +157,29 @@ export async function execute(this: IExecuteFunctions, itemCount: number, tools:
 		const { itemIndex } = result.kind === 'error' ? result : result.kickoff;
 		if (result.kind === 'error' || outcome === undefined) return parkedErrorItem(node, { error: (result as { error: Error }).error }, itemIndex);
 		if (outcome.kind !== 'running') {
-			const item = outcomeToItem(node, result.kickoff, outcome, settings.timeoutMs);
+			const item = withOutputFields(outcomeToItem(node, result.kickoff, outcome, settings.timeoutMs), result.outputFields);
 			return 'json' in item ? { json: item.json, pairedItem: { item: itemIndex } } : parkedErrorItem(node, item, itemIndex);
 		}
-		// Every crew here calls this execution back (a batch with one that calls another does not park).
+		// Every run here calls this execution back (a batch with one that calls another does not park).
 		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash ?? '' };
 		// One item keeps the words it always had; a batch's say what its timeout item cannot know.
 		const plain = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
 		const marker = stopping.stopAtTimeout ? withStopAdvice(plain) : plain;
 		return {
-			json: awaitedItemJson(marker, result.kickoff.startedAt),
+			// A resumed run's item names the paused run, as its record will (parkedBatch.ts reads it back).
+			json: { ...awaitedItemJson(marker, result.kickoff.startedAt), ...result.outputFields },
 			error: new NodeOperationError(node, marker.message, { itemIndex, description: marker.description }),
 			pairedItem: { item: itemIndex },
 		};
 	});
-	this.getExecuteData().data = { main: [parked] };
+	context.getExecuteData().data = { main: [parked] };
 	// n8n 2.x shows it in the waiting tooltip; 1.x accepts and ignores it.
-	if (typeof this.setMetadata === 'function') this.setMetadata({ resumeUrl });
-	await this.putExecutionToWait(new Date(waitTill));
-	return items.map(({ result, outcome }, itemIndex) =>
+	if (typeof context.setMetadata === 'function') context.setMetadata({ resumeUrl });
+	await context.putExecutionToWait(new Date(waitTill));
+	const shown: ItemOutcome[] = items.map(({ result, outcome }, itemIndex) =>
 		result.kind === 'started' && outcome?.kind === 'running' ? { json: waitingRecord(result.kickoff.kickoffId, waitTill) } : { json: parked[itemIndex].json },
 	);
+	// n8n's chat shows the first item's message while the execution waits.
+	const awaitedIds = items.flatMap(({ result, outcome }) => (result.kind === 'started' && outcome?.kind === 'running' ? [result.kickoff.kickoffId] : []));
+	return shown.map((item, itemIndex) => (itemIndex === 0 && 'json' in item ? { ...item, sendMessage: chatWhileParked(awaitedIds) } : item));
 }

@@ -115,7 +115,7 @@ async function main() {
 				'Control it from tests (no auth): GET /_reference/requests, GET /_reference/runs,',
 				'GET /_reference/webhooks, POST /_reference/faults, POST /_reference/configure, POST /_reference/reset.',
 				'A kickoff may steer its run with meta.reference = {durationMs, outcome, result, error,',
-				'humanInput: {taskId}}; a paused run continues with POST /resume.',
+				'humanInput: {taskId} or {taskIds: [...]}}; a paused run continues with POST /resume.',
 				'Ctrl+C to stop.',
 				'',
 			].join('\n'),

@@ -220,16 +220,23 @@ class EventStream {
 	}
 
 	/**
-	 * The live dialect's resumed run goes on calling what the paused one called (our
-	 * choice, as for a resume in the documented dialect); a humanInputWebhookUrl in the
-	 * resume body replaces the human-input URL.
-	 * @param {Run} from @param {Run} to @param {string | undefined} humanInputUrl
+	 * A resumed run goes on calling what the paused one called (our choice: the vendor
+	 * does not say), except what the resume body gives anew: its `webhooks` replace the
+	 * stream, its human-input webhook (live the top-level humanInputWebhookUrl) the
+	 * human-input URL. `to` is the paused run itself in the documented dialect (the run
+	 * keeps its id), a new run live.
+	 * @param {Run} from @param {Run} to @param {CallbackConfig} given read from the resume body
 	 */
-	carryOver(from, to, humanInputUrl) {
-		const config = this.configs.get(from) || { stream: null, humanInput: null };
-		const carried = { ...config, humanInput: humanInputUrl !== undefined ? { url: humanInputUrl, auth: null, live: /** @type {const} */ (true) } : config.humanInput };
+	carryOver(from, to, given) {
+		const config = this.configOf(from);
+		const carried = { stream: given.stream || config.stream, humanInput: given.humanInput || config.humanInput };
 		this.register(to, carried);
 		return carried;
+	}
+
+	/** @param {Run} run @returns {CallbackConfig} */
+	configOf(run) {
+		return this.configs.get(run) || { stream: null, humanInput: null };
 	}
 
 	/** @param {Run} run */

@@ -99,8 +99,10 @@ export interface RunPlan {
 	/**
 	 * Pause for human input when this task finishes (at k/3 of the duration,
 	 * k its 1-based position) until POST /resume approves it. null or absent: no pause.
+	 * `taskIds`: several tasks marked for human input; the run pauses after each, in run order
+	 * (an approval runs on to the next one, a rejection redoes the task and pauses there again).
 	 */
-	humanInput?: { taskId: TaskId } | null;
+	humanInput?: { taskId: TaskId } | { taskIds: TaskId[] } | null;
 	/**
 	 * A deployed `@persist` flow rather than a crew: the run has a saved state (see FlowRun), takes
 	 * `restoreFromStateId` and `inputs.id`, and its completed record carries the final state.
@@ -114,7 +116,7 @@ export interface RunPlan {
 }
 
 /** A plan with every default filled in; `flow: true` only for a flow (absent for a crew); `registrationDelayMs` only when the run has its own. */
-export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput' | 'flow' | 'registrationDelayMs'>> & { humanInput: { taskId: TaskId } | null; flow?: true; registrationDelayMs?: number };
+export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput' | 'flow' | 'registrationDelayMs'>> & { humanInput: { taskId: TaskId; taskIds: TaskId[] } | null; flow?: true; registrationDelayMs?: number };
 
 /** A persisted flow's state: the run's inputs (but `id`) over the restored state's fields. */
 export interface FlowState {

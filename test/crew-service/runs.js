@@ -19,11 +19,12 @@ const { fileResultLine } = require('./fileRecords');
  * Where a run stands, beyond what Run shows. Progress is measured in "run ms"
  * (0..durationMs): at clock time `segmentStart` the run was at `offset`, and it
  * advances with the clock, except that it stops at `waitingAt` (a planned
- * human-input pause that has not been approved yet).
+ * human-input pause that has not been approved yet), the end of task `waitingTask`.
  * @typedef {{
  *   segmentStart: number,
  *   offset: number,
  *   waitingAt: number | null,
+ *   waitingTask: number,
  *   resumed: boolean,
  *   revisions: (string | null)[],
  *   approvedFeedback: string | null,
@@ -83,9 +84,32 @@ function taskEnd(durationMs, k) {
 	return Math.round((k * durationMs) / TASKS.length);
 }
 
-/** @param {ResolvedRunPlan} plan 0-based index of the human-input task, or -1. */
-function pauseTaskIndex(plan) {
-	return plan.humanInput ? TASK_IDS.indexOf(plan.humanInput.taskId) : -1;
+/**
+ * The 0-based indexes of the tasks marked for human input, in run order; empty for none.
+ * @param {ResolvedRunPlan} plan
+ */
+function pauseTaskIndexes(plan) {
+	return plan.humanInput ? plan.humanInput.taskIds.map((taskId) => TASK_IDS.indexOf(taskId)).sort((a, b) => a - b) : [];
+}
+
+/**
+ * The first task marked for human input after task `afterIndex` (-1: from the start), or -1.
+ * @param {ResolvedRunPlan} plan
+ * @param {number} afterIndex
+ */
+function nextPauseIndex(plan, afterIndex) {
+	const next = pauseTaskIndexes(plan).find((index) => index > afterIndex);
+	return next === undefined ? -1 : next;
+}
+
+/**
+ * Where a run waits for a human: the offset and task of the first pause after task `afterIndex`, or none.
+ * @param {ResolvedRunPlan} plan
+ * @param {number} afterIndex
+ */
+function pauseAfter(plan, afterIndex) {
+	const index = nextPauseIndex(plan, afterIndex);
+	return { waitingAt: index >= 0 ? taskEnd(plan.durationMs, index + 1) : null, waitingTask: index };
 }
 
 /** @param {Record<string, string>} inputs */
@@ -133,12 +157,14 @@ function checkPlanOverride(partial, where) {
 		const h = p.humanInput;
 		if (h !== null) {
 			if (typeof h !== 'object' || Array.isArray(h)) throw new TypeError(`${where}.humanInput must be an object or null`);
-			const taskId = /** @type {Record<string, unknown>} */ (h).taskId;
-			if (typeof taskId !== 'string' || !TASK_IDS.includes(taskId)) {
-				throw new TypeError(`${where}.humanInput.taskId must be one of ${TASK_IDS.join(', ')}`);
+			const { taskId, taskIds } = /** @type {Record<string, unknown>} */ (h);
+			// One task (taskId) or several (taskIds): a crew with more than one task marked for human input.
+			const given = taskIds === undefined ? [taskId] : taskIds;
+			if (!Array.isArray(given) || given.length === 0 || !given.every((id) => typeof id === 'string' && TASK_IDS.includes(id))) {
+				throw new TypeError(`${where}.humanInput.taskId must be one of ${TASK_IDS.join(', ')} (or taskIds a list of them)`);
 			}
 		}
-		out.humanInput = h === null ? null : { taskId: /** @type {any} */ (/** @type {Record<string, unknown>} */ (h).taskId) };
+		out.humanInput = h === null ? null : readHumanInputTasks(/** @type {Record<string, unknown>} */ (h));
 	}
 	if (p.flow !== undefined) {
 		if (typeof p.flow !== 'boolean') throw new TypeError(`${where}.flow must be a boolean`);
@@ -151,6 +177,17 @@ function checkPlanOverride(partial, where) {
 		out.registrationDelayMs = p.registrationDelayMs;
 	}
 	return out;
+}
+
+/**
+ * The tasks a plan pauses at, in run order: `taskId` is the first, `taskIds` all of them.
+ * @param {{ taskId?: unknown, taskIds?: unknown }} humanInput checked by checkPlanOverride
+ * @returns {ResolvedRunPlan['humanInput']}
+ */
+function readHumanInputTasks(humanInput) {
+	const given = /** @type {import('./index').TaskId[]} */ (Array.isArray(humanInput.taskIds) ? humanInput.taskIds : [humanInput.taskId]);
+	const taskIds = [...new Set(given)].sort((a, b) => TASK_IDS.indexOf(a) - TASK_IDS.indexOf(b));
+	return { taskId: taskIds[0], taskIds };
 }
 
 /**
@@ -168,7 +205,7 @@ function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
 		result: merged.result !== undefined ? merged.result : `Crew finished: ${describeInputs(inputs)}`,
 		resultJson: merged.resultJson !== undefined ? merged.resultJson : { inputs: { ...inputs }, kickoffNumber: index + 1 },
 		error: merged.error !== undefined ? merged.error : DEFAULT_ERROR,
-		humanInput: merged.humanInput ? { taskId: merged.humanInput.taskId } : null,
+		humanInput: merged.humanInput ? readHumanInputTasks(merged.humanInput) : null,
 		// Only when asked for, so a crew's plan is what it always was.
 		...(merged.flow ? { flow: true } : {}),
 		...(merged.registrationDelayMs !== undefined ? { registrationDelayMs: merged.registrationDelayMs } : {}),
@@ -180,7 +217,7 @@ function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
  * @returns {Run}
  */
 function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan, clock }) {
-	const pauseIndex = pauseTaskIndex(plan);
+	const pause = pauseAfter(plan, -1);
 	/** @type {Run} */
 	const run = /** @type {Run} */ (/** @type {unknown} */ ({
 		kickoffId: randomUUID(),
@@ -191,7 +228,7 @@ function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan, 
 		tokenType,
 		createdAt,
 		// Unknown while a planned human-input pause waits for approval.
-		completesAt: plan.outcome === 'never' || pauseIndex >= 0 ? null : createdAt + plan.durationMs,
+		completesAt: plan.outcome === 'never' || pause.waitingTask >= 0 ? null : createdAt + plan.durationMs,
 		plan,
 		statusRequests: 0,
 		resumes: [],
@@ -201,7 +238,7 @@ function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan, 
 	timelines.set(run, {
 		segmentStart: createdAt,
 		offset: 0,
-		waitingAt: pauseIndex >= 0 ? taskEnd(plan.durationMs, pauseIndex + 1) : null,
+		...pause,
 		resumed: false,
 		revisions: TASKS.map(() => null),
 		approvedFeedback: null,
@@ -227,7 +264,7 @@ function phaseAt(run, now) {
 	if (timeline.stoppedAt !== null && now >= timeline.stoppedAt) return { phase: 'finished' };
 	const progress = timeline.offset + (now - timeline.segmentStart);
 	if (timeline.waitingAt !== null && progress >= timeline.waitingAt) {
-		return { phase: 'paused', taskIndex: pauseTaskIndex(run.plan) };
+		return { phase: 'paused', taskIndex: timeline.waitingTask };
 	}
 	if (run.plan.outcome !== 'never' && progress >= duration) return { phase: 'finished' };
 	if (!timeline.resumed && progress < Math.max(1, duration * 0.1)) return { phase: 'pending' };
@@ -283,7 +320,7 @@ function taskOutput(run, i) {
 function runEvents(run) {
 	const { durationMs, outcome } = run.plan;
 	const last = TASKS.length - 1;
-	const pauseIndex = pauseTaskIndex(run.plan);
+	const pausesAtLast = pauseTaskIndexes(run.plan).includes(last);
 	/** @type {TimelineEvent[]} */
 	const events = [];
 	for (let i = 0; i < TASKS.length; i++) {
@@ -292,7 +329,7 @@ function runEvents(run) {
 		for (let j = 0; j < STEPS_PER_TASK; j++) {
 			events.push({ at: start + Math.round(((end - start) * (j + 1)) / (STEPS_PER_TASK + 1)), kind: 'step', taskIndex: i, stepIndex: j });
 		}
-		if (i < last || outcome === 'success' || pauseIndex === last) events.push({ at: end, kind: 'task', taskIndex: i, stepIndex: -1 });
+		if (i < last || outcome === 'success' || pausesAtLast) events.push({ at: end, kind: 'task', taskIndex: i, stepIndex: -1 });
 	}
 	if (outcome === 'success' || outcome === 'failure') events.push({ at: durationMs, kind: 'crew', taskIndex: -1, stepIndex: -1 });
 	return events;
@@ -306,7 +343,7 @@ function runEvents(run) {
  */
 function initialSegment(run) {
 	const events = runEvents(run);
-	const pauseIndex = pauseTaskIndex(run.plan);
+	const pauseIndex = timelineOf(run).waitingTask;
 	if (pauseIndex < 0) return { events, offset: 0 };
 	const pos = events.findIndex((e) => e.kind === 'task' && e.taskIndex === pauseIndex);
 	return { events: events.slice(0, pos + 1), offset: 0 };
@@ -315,8 +352,9 @@ function initialSegment(run) {
 /**
  * Applies an accepted /resume (the run must be paused at `now`) and returns
  * the webhook moments it starts. Approve: the rest of the run, counted from
- * now. Reject: the paused task again (its share of the duration), then the
- * same pause.
+ * now, up to the next task marked for human input if there is one (the run
+ * pauses again there). Reject: the paused task again (its share of the
+ * duration), then the same pause.
  * @param {Run} run
  * @param {number} now
  * @param {{ taskId: string, feedback: string, approved: boolean, webhooks: Run['webhooks'] }} resume
@@ -324,7 +362,7 @@ function initialSegment(run) {
  */
 function applyResume(run, now, { taskId, feedback, approved, webhooks }) {
 	const timeline = timelineOf(run);
-	const pauseIndex = pauseTaskIndex(run.plan);
+	const pauseIndex = timeline.waitingTask;
 	const { durationMs } = run.plan;
 	const pauseAt = taskEnd(durationMs, pauseIndex + 1);
 	const events = runEvents(run);
@@ -333,11 +371,11 @@ function applyResume(run, now, { taskId, feedback, approved, webhooks }) {
 	timeline.resumed = true;
 	timeline.segmentStart = now;
 	if (approved) {
-		timeline.offset = pauseAt;
-		timeline.waitingAt = null;
-		timeline.approvedFeedback = feedback;
-		run.completesAt = run.plan.outcome === 'never' ? null : now + (durationMs - pauseAt);
-		return { events: events.slice(pos + 1), offset: pauseAt };
+		const next = pauseAfter(run.plan, pauseIndex);
+		Object.assign(timeline, { offset: pauseAt, ...next, approvedFeedback: feedback });
+		run.completesAt = run.plan.outcome === 'never' || next.waitingTask >= 0 ? null : now + (durationMs - pauseAt);
+		const nextPos = events.findIndex((e) => e.kind === 'task' && e.taskIndex === next.waitingTask);
+		return { events: events.slice(pos + 1, nextPos >= 0 ? nextPos + 1 : undefined), offset: pauseAt };
 	}
 	timeline.offset = taskEnd(durationMs, pauseIndex);
 	if (feedback) timeline.revisions[pauseIndex] = feedback;
@@ -403,9 +441,9 @@ function liveTaskId(run, taskIndex) {
  */
 function continueAsNewRun(paused, { index, now, tokenType, clock }, resume) {
 	const run = createRun({ inputs: paused.inputs, meta: paused.meta, webhooks: resume.webhooks, tokenType, index, createdAt: now, plan: paused.plan, clock });
-	const pauseAt = taskEnd(run.plan.durationMs, pauseTaskIndex(run.plan) + 1);
+	const { waitingAt, waitingTask, revisions } = timelineOf(paused);
 	// The new run stands where the paused one stands: at its pause, with its revisions so far.
-	Object.assign(timelineOf(run), { segmentStart: now, offset: pauseAt, waitingAt: pauseAt, resumed: true, revisions: [...timelineOf(paused).revisions] });
+	Object.assign(timelineOf(run), { segmentStart: now, offset: waitingAt, waitingAt, waitingTask, resumed: true, revisions: [...revisions] });
 	Object.defineProperty(run, 'resumedFrom', { value: paused.kickoffId, enumerable: true });
 	return { run, segment: applyResume(run, now, resume) };
 }

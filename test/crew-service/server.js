@@ -604,7 +604,7 @@ async function startCrewService(userOptions = {}) {
 		}
 		stream.register(run, callbacks);
 		// Not enumerable: runs compared whole by existing tests stay as they were.
-		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false });
+		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false, configurable: true });
 		runs.push(run);
 		runsById.set(run.kickoffId, run);
 		entry.kickoffId = run.kickoffId;
@@ -746,6 +746,8 @@ async function startCrewService(userOptions = {}) {
 		if (approve !== undefined && typeof approve !== 'boolean') return invalid('"is_approve" must be a boolean');
 		const urls = webhookUrls(body);
 		if (typeof urls === 'string') return invalid(urls);
+		const callbacks = readCallbacks(body, entry);
+		if (typeof callbacks === 'string') return invalid(callbacks);
 		if (typeof executionId === 'string') entry.kickoffId = executionId;
 		const missing = ['execution_id', 'task_id', 'is_approve'].filter((field) => body[field] === undefined);
 		if (missing.length) return jsonAnswer(422, errors.missingFieldsBody(shape, missing));
@@ -768,7 +770,10 @@ async function startCrewService(userOptions = {}) {
 			approved,
 			webhooks: urls,
 		});
-		// Only the URLs this resume sent: the kickoff's are not carried over.
+		// Only the URLs this resume sent: the kickoff's are not carried over. The stream and the
+		// human-input webhook are, unless this resume gives its own (our choice, undocumented).
+		stream.carryOver(run, run, callbacks);
+		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(stream.configOf(run)), enumerable: false, configurable: true });
 		webhooks.schedule(run, segment, urls);
 		return jsonAnswer(200, approved ? errors.RESUMED : errors.RETRYING);
 	}
@@ -802,6 +807,8 @@ async function startCrewService(userOptions = {}) {
 		for (const field of ['isApprove', 'is_approve']) {
 			if (body[field] !== undefined && typeof body[field] !== 'boolean') problems.push({ type: 'bool_type', loc: ['body', field], msg: 'Input should be a valid boolean', input: body[field] });
 		}
+		const given = readCallbacks(body, entry);
+		if (typeof given === 'string') problems.push({ type: 'value_error', loc: ['body', 'webhooks'], msg: given, input: body.webhooks });
 		if (problems.length) return jsonAnswer(422, { detail: problems });
 		const executionId = /** @type {string} */ (body.executionId);
 		const taskId = /** @type {string} */ (body.taskId);
@@ -831,8 +838,7 @@ async function startCrewService(userOptions = {}) {
 			({ run, segment } = continueAsNewRun(paused, where, { taskId: TASKS[at.taskIndex].id, feedback, approved, webhooks: urls }));
 		}
 		attachFlow(run, paused ? flowOf(paused) : null);
-		const humanInputUrl = typeof body.humanInputWebhookUrl === 'string' && body.humanInputWebhookUrl !== '' ? body.humanInputWebhookUrl : undefined;
-		const callbacks = paused ? stream.carryOver(paused, run, humanInputUrl) : { stream: null, humanInput: humanInputUrl ? { url: humanInputUrl, auth: null, live: /** @type {const} */ (true) } : null };
+		const callbacks = paused ? stream.carryOver(paused, run, /** @type {import('./eventStream').CallbackConfig} */ (given)) : /** @type {import('./eventStream').CallbackConfig} */ (given);
 		if (!paused) stream.register(run, callbacks);
 		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false });
 		runs.push(run);

@@ -163,7 +163,7 @@ class WebhookDispatcher {
 		const payload = webhookPayload(run, event);
 		if (url !== undefined) this.deliver(event.kind, url, run.kickoffId, payload);
 		// A paused task's task moment always ends its segment: the run waits for a human there.
-		const pausesHere = event.kind === 'task' && run.plan.humanInput !== null && run.plan.humanInput.taskId === TASKS[event.taskIndex].id;
+		const pausesHere = event.kind === 'task' && run.plan.humanInput !== null && run.plan.humanInput.taskIds.includes(/** @type {import('./index').TaskId} */ (TASKS[event.taskIndex].id));
 		if (this.config.onMoment) this.config.onMoment(run, event, /** @type {Record<string, any>} */ (payload), pausesHere);
 	}
 

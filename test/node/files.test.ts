@@ -245,3 +245,33 @@ describe('Files: deployments that refuse them', () => {
 		]);
 	});
 });
+
+describe('Send Files from node version 1.5: a switch that starts off', () => {
+	let store: BinaryStore;
+	beforeAll(async () => {
+		store = await useBinaryDataMode('memory');
+	});
+	afterAll(() => store.dispose());
+	const pdf = async () => ({ json: {}, binary: { data: await store.store(pdfLikeBytes(1024), 'report.pdf', 'application/pdf') } });
+	const plain = { resource: 'crew', operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "AI"}' };
+
+	it('a node added now sends no file, even with a binary on the item; turned on, it sends the file its Files list names', async () => {
+		await runCrewNode({ parameters: plain, credentials: crew.credentials, items: [await pdf()], typeVersion: 1.5 });
+		expect(filesOf(0)).toBeUndefined();
+		expect(crew.service.requests.find((request) => request.route === 'kickoff')?.files).toBeUndefined();
+		const on = { ...plain, withFiles: true, sendFiles: 'multipart', files: { file: [{ fieldName: 'document', binaryPropertyName: 'data' }] } };
+		await runCrewNode({ parameters: on, credentials: crew.credentials, items: [await pdf()], typeVersion: 1.5 });
+		expect(filesOf(1)).toEqual([expect.objectContaining({ field: 'document', name: 'report.pdf', via: 'multipart' })]);
+	});
+
+	it('a Files list left in a 1.5 node whose switch is off is not sent', async () => {
+		const off = { ...plain, withFiles: false, sendFiles: 'multipart', files: { file: [{ fieldName: 'document', binaryPropertyName: 'data' }] } };
+		await runCrewNode({ parameters: off, credentials: crew.credentials, items: [await pdf()], typeVersion: 1.5 });
+		expect(filesOf(0)).toBeUndefined();
+	});
+
+	it('a node saved with version 1.4 keeps what it had: its Files list is sent With the Kickoff, as before', async () => {
+		await runCrewNode({ parameters: kickoff('multipart'), credentials: crew.credentials, items: [await pdf()], typeVersion: 1.4 });
+		expect(filesOf(0)).toEqual([expect.objectContaining({ field: 'document', name: 'report.pdf', via: 'multipart' })]);
+	});
+});

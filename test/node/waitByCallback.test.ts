@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { chatWhileParked } from '../../nodes/waiting/chatWhileParked';
 import { CrewCredentialsHelper } from '../helpers/crewCredentialsHelper';
 import { useCrewService, ORGANIZATION_TOKEN } from '../helpers/crewService';
 import { runCrewNode } from '../helpers/crewWorkflow';
@@ -48,7 +49,7 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		const execution = await runUntilParked(byCallback());
 		const { output, waitTill, parked, executionId, before } = execution;
 		const [run] = crew.service.runs;
-		expect(output).toEqual([{ json: expect.objectContaining({ kickoff_id: run.kickoffId, state: 'running', waiting_for: 'callback' }), pairedItem: { item: 0 } }]);
+		expect(output).toEqual([{ json: expect.objectContaining({ kickoff_id: run.kickoffId, state: 'running', waiting_for: 'callback' }), sendMessage: chatWhileParked([run.kickoffId]), pairedItem: { item: 0 } }]);
 		expect(execution.run.status).toBe('waiting');
 		expect(waitTill?.getTime()).toBeGreaterThanOrEqual(before + 60_000);
 		expect(waitTill?.getTime()).toBeLessThan(Date.now() + 60_000 + 1);
@@ -110,6 +111,8 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 						'This item is not that result. To answer a webhook\'s caller with it, set the Webhook\'s Respond to "Using \'Respond to Webhook\' Node" ' +
 						`and put a Respond to Webhook node after the Crew node; or read the result later with Get Status and kickoff ID ${run.kickoffId}.`,
 				},
+				// What n8n's chat shows while it waits (not the Webhook's caller: n8n answers it with `json`).
+				sendMessage: chatWhileParked([run.kickoffId]),
 				pairedItem: { item: 0 },
 			},
 		]);

@@ -73,7 +73,8 @@ async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promis
 
 	return [
 		outcomes.map((outcome, itemIndex) => {
-			if ('json' in outcome) return { json: forTool ? toolAnswer(operation, outcome.json) : outcome.json, pairedItem: { item: itemIndex } };
+			if ('json' in outcome && forTool) return { json: toolAnswer(operation, outcome.json), pairedItem: { item: itemIndex } };
+			if ('json' in outcome) return { json: outcome.json, ...(outcome.sendMessage ? { sendMessage: outcome.sendMessage } : {}), pairedItem: { item: itemIndex } };
 			const error = toItemError(this.getNode(), outcome.error, itemIndex);
 			if (!this.continueOnFail()) throw error;
 			if (forTool) return { json: toolErrorAnswer({ ...outcome, error }), pairedItem: { item: itemIndex } };

@@ -136,3 +136,79 @@ describe('live dialect: POST /resume', () => {
 		expect(s.runs[0].state).toBe('paused');
 	});
 });
+
+/** Until `condition` holds (a run's state follows the service clock, which no delivery announces). */
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
+describe('resumed runs complete, fail or pause again, as the test plans them', () => {
+	test('several tasks marked for human input: an approval runs on to the next one and the new run pauses there, then completes', async () => {
+		const s = await start({ dialect: 'live', durationMs: 150, plan: () => ({ humanInput: { taskIds: ['analysis_task', 'research_task'] } }) });
+		const receiver = await startReceiver();
+		const id = await kickoff(s, { humanInputWebhookUrl: receiver.url });
+		const calls = async (count: number) => {
+			await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'humanInput' && d.status !== null).length === count, 5_000);
+			return receiver.received[count - 1].body;
+		};
+		const first = await calls(1);
+		expect(first).toMatchObject({ kickoff_id: id, task_output: 'Research notes for topic=AI agents' });
+		const second = await resume(s, { executionId: id, taskId: first.task_id, humanFeedback: 'Good', isApprove: true });
+		const paused = await calls(2);
+		expect(paused).toMatchObject({ kickoff_id: second.json.kickoff_id, task_output: 'Analysis of topic=AI agents' });
+		expect(s.runs[1]).toMatchObject({ state: 'paused', completesAt: null });
+		const third = await resume(s, { executionId: paused.kickoff_id, taskId: paused.task_id, isApprove: true });
+		await until(() => s.runs[2].state === 'completed');
+		expect(await status(s, third.json.kickoff_id)).toMatchObject({ state: 'SUCCESS', result: 'Crew finished: topic=AI agents' });
+		expect(receiver.received).toHaveLength(2);
+	});
+
+	test('a plan that fails: the approved run goes on and ends FAILED with the plan\'s error', async () => {
+		const s = await start({ dialect: 'live', durationMs: 150, plan: () => ({ humanInput: { taskId: 'research_task' }, outcome: 'failure', error: 'The report tool is down' }) });
+		const receiver = await startReceiver();
+		const id = await kickoff(s, { humanInputWebhookUrl: receiver.url });
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'humanInput' && d.status !== null), 5_000);
+		const r = await resume(s, { executionId: id, taskId: receiver.received[0].body.task_id, isApprove: true });
+		await until(() => s.runs[1].state === 'failed');
+		expect(await status(s, r.json.kickoff_id)).toMatchObject({ state: 'FAILED', status: 'The report tool is down', result: null });
+	});
+
+	test('a resume body\'s own event stream and human-input URL replace the paused run\'s (our choice); without them the run keeps calling the paused run\'s', async () => {
+		const s = await start({ dialect: 'live', durationMs: 150, plan: () => ({ humanInput: { taskId: 'research_task' } }) });
+		const kickoffReceiver = await startReceiver();
+		const resumeReceiver = await startReceiver();
+		const stream = (url: string, token: string) => ({ url, events: ['crew_kickoff_completed', 'crew_kickoff_failed'], realtime: true, authentication: { strategy: 'bearer', token } });
+		const id = await kickoff(s, { humanInputWebhookUrl: kickoffReceiver.url, webhooks: stream(kickoffReceiver.url, 'kickoff-token') });
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'humanInput' && d.status !== null), 5_000);
+		const taskId = kickoffReceiver.received[0].body.task_id;
+		const r = await resume(s, { executionId: id, taskId, isApprove: false, humanInputWebhookUrl: resumeReceiver.url, webhooks: stream(resumeReceiver.url, 'resume-token') });
+		expect(r.status).toBe(200);
+		expect(s.runs[1].callbacks).toEqual({ stream: expect.objectContaining({ url: resumeReceiver.url, auth: 'bearer' }), humanInput: { url: resumeReceiver.url, auth: null } });
+		// The resume's token is not logged.
+		expect(JSON.stringify(s.requests.at(-1))).not.toContain('resume-token');
+		await s.waitForWebhooks((ds) => ds.filter((d) => d.kind === 'humanInput' && d.status !== null).length === 2, 5_000);
+		expect(resumeReceiver.received.map((call) => call.body.kickoff_id)).toEqual([r.json.kickoff_id]);
+		const again = resumeReceiver.received[0].body;
+		await resume(s, { executionId: again.kickoff_id, taskId: again.task_id, isApprove: true });
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'stream' && d.status !== null), 5_000);
+		const ends = resumeReceiver.received.filter((call) => Array.isArray(call.body.events));
+		expect(ends.map((call) => [call.headers.authorization, call.body.events[0].type, call.body.events[0].execution_id])).toEqual([['Bearer resume-token', 'crew_kickoff_completed', s.runs[2].kickoffId]]);
+		expect(kickoffReceiver.received.filter((call) => Array.isArray(call.body.events))).toEqual([]);
+	});
+
+	test('documented dialect: a resume body\'s event stream replaces the run\'s, the run keeping its id', async () => {
+		const s = await start({ durationMs: 150, plan: () => ({ humanInput: { taskId: 'research_task' } }) });
+		const receiver = await startReceiver();
+		const stream = (token: string) => ({ url: receiver.url, events: ['crew_kickoff_completed'], realtime: true, authentication: { strategy: 'bearer', token } });
+		const id = await kickoff(s, { webhooks: stream('kickoff-token') });
+		await until(() => s.runs[0].state === 'paused');
+		const r = await resume(s, { execution_id: id, task_id: 'research_task', is_approve: true, webhooks: stream('resume-token') });
+		expect(r.json).toMatchObject({ status: 'resumed' });
+		await s.waitForWebhooks((ds) => ds.some((d) => d.kind === 'stream' && d.status !== null), 5_000);
+		expect(receiver.received.map((call) => [call.headers.authorization, call.body.events[0].execution_id])).toEqual([['Bearer resume-token', id]]);
+	});
+});

@@ -301,7 +301,7 @@ describe('human in the loop', () => {
 		const s = await start({ now: clock.now, durationMs: 1000, plan: () => ({ humanInput: { taskId: 'analysis_task' } }) });
 		const id = await kickoff(s);
 		const run = s.runs[0];
-		expect(run.plan.humanInput).toEqual({ taskId: 'analysis_task' });
+		expect(run.plan.humanInput).toEqual({ taskId: 'analysis_task', taskIds: ['analysis_task'] });
 		expect([run.state, run.completesAt, run.resumes]).toEqual(['pending', null, []]);
 
 		clock.set(run.createdAt + 666);
@@ -568,7 +568,7 @@ describe('human in the loop', () => {
 		const id = await kickoff(s, { meta: { reference: { humanInput: { taskId: 'research_task' } } } });
 		clock.advance(100);
 		const runs = (await call(s, 'GET', '/_reference/runs', { token: null })).json;
-		expect(runs).toEqual([expect.objectContaining({ kickoffId: id, state: 'paused', resumes: [], completesAt: null, plan: expect.objectContaining({ humanInput: { taskId: 'research_task' } }) })]);
+		expect(runs).toEqual([expect.objectContaining({ kickoffId: id, state: 'paused', resumes: [], completesAt: null, plan: expect.objectContaining({ humanInput: { taskId: 'research_task', taskIds: ['research_task'] } }) })]);
 		s.reset();
 		expect((await resume(s, { execution_id: id, task_id: 'research_task', is_approve: true })).status).toBe(404);
 	});

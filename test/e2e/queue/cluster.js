@@ -32,6 +32,7 @@ const WORKFLOW_FILES = {
 	polling: 'queue-webhook-kickoff-and-wait.json',
 	callback: path.join('wait-callback', 'queue-wait-by-callback.json'),
 	batch: path.join('wait-callback', 'queue-wait-by-callback-batch.json'),
+	resume: path.join('wait-callback', 'queue-resume-by-callback.json'),
 };
 
 const withoutCancelSignal = () => process.env.CREW_E2E_WITHOUT_CANCEL_SIGNAL === '1';

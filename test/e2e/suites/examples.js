@@ -36,8 +36,12 @@ const { until } = require('../lib/until');
 const { registerSecret } = require('../lib/tokens');
 const editor = require('../lib/editorImport');
 const { modelFieldDescriptions, fromAiDescriptions, callbackCredentialShown, credentialRows } = require('../lib/panelTexts');
+const { openChat } = require('../lib/chatPage');
 
 const UI_TIMEOUT = 45000;
+const SHOTS = path.join(__dirname, '..', 'screenshots');
+const DOCS = path.join(__dirname, '..', '..', '..', 'docs');
+const HUMAN_LOOP = 'human-in-the-loop-in-a-chat.json';
 const RUN_TIMEOUT = 120000;
 const ORGANIZATION = 'Crew (your organization token)';
 const SCRIPTED_MODEL = 'Scripted model (OpenAI-compatible)';
@@ -160,6 +164,30 @@ module.exports = {
 		// Set-up, not a check of its own, so that --grep can pick any case: a failure here ends the
 		// suite as "the suite ran to its end".
 		await signIn(page, url, OWNER);
+
+		/** A screenshot of `shotPage` into test/e2e/screenshots/; with --docs on 2.x also the guide's image of that name. */
+		const shot = async (shotPage, name) => {
+			const file = path.join(SHOTS, `n8n${t.major}-${name}.png`);
+			fs.mkdirSync(SHOTS, { recursive: true });
+			await shotPage.screenshot({ path: file });
+			if (t.opts.docs && t.major === '2') fs.copyFileSync(file, path.join(DOCS, `${name}.png`));
+		};
+
+		/**
+		 * n8n 1.x: the loop cannot run, its Chat node (Respond to Chat, version 1) has no Send and Wait
+		 * for Response, as the guide says; the two-workflow way is the callback suite's human-input case.
+		 */
+		const chatHasNoSendAndWait = async () => {
+			// The node types the editor loads, with the signed-in owner's session.
+			const answer = await page.request.get(`${url}/types/nodes.json`);
+			const types = await answer.json();
+			assert.ok(Array.isArray(types), `${url}/types/nodes.json: ${answer.status()} ${JSON.stringify(types).slice(0, 200)}`);
+			const chatNode = types.filter((type) => type.name === '@n8n/n8n-nodes-langchain.chat');
+			const versions = chatNode.flatMap((type) => [].concat(type.version));
+			t.say(`n8n ${t.version}'s Chat node versions: ${JSON.stringify(versions)}`);
+			assert.deepEqual(versions, [1], 'n8n 1.x\'s Chat node is version 1 only');
+			assert.ok(!JSON.stringify(chatNode).includes('sendAndWait'), 'no Send and Wait for Response');
+		};
 
 		await check('crew-in-a-workflow.json, pasted: "Execute workflow" runs the crew; its result shows in the node\'s output panel and the stored item is completed', async () => {
 			await t.resetService();
@@ -464,6 +492,78 @@ module.exports = {
 				{ 'examples-table-A': flowSessionOf('Hello flow'), 'examples-table-B': flowSessionOf('Another chat') },
 				JSON.stringify(rows).slice(0, 500),
 			);
+		});
+
+		COVERED.add(HUMAN_LOOP);
+		if (t.major === '1') await check('human-in-the-loop-in-a-chat.json on n8n 1.x: not run, its Chat node has no Send and Wait for Response (version 1 only), as the guide says', chatHasNoSendAndWait);
+		else await check('human-in-the-loop-in-a-chat.json published, its chat opened at the public URL: the crew pauses after its first task, the chat shows the task\'s output with Approve and Decline; a message from another chat client while the crew works is refused, the wait goes on; a typed decline sends the feedback and the chat asks again; Approve: the crew completes and its result is in the chat; one execution, waiting between the steps', async () => {
+			await t.resetService({ dialect: 'live' });
+			// n8n's chat reads a waiting execution every 3 s: the crew works 6 s before each pause, so the chat sees it work.
+			const steer = { 'options.firstPhase': 0.5, 'options.timeout': 300 };
+			const wf = await importExample(HUMAN_LOOP, {
+				how: { set: { 'Ask the Crew': { ...steer, 'options.meta': '{"reference": {"durationMs": 18000, "humanInput": {"taskId": "research_task"}}}' }, 'Resume the Crew': steer } },
+			});
+			await publish(wf.id);
+			const trigger = wf.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+			const chat = await openChat(t.browser, `${url}/webhook/${trigger.webhookId}/chat`);
+			const waitingSeen = new Set();
+			const oneWaiting = async () => {
+				const list = await executions(wf.id);
+				assert.equal(list.length, 1, `one execution, not ${list.length}`);
+				if (list[0].status === 'waiting') waitingSeen.add(list[0].id);
+				return list[0].status === 'waiting';
+			};
+			try {
+				await chat.say('tides');
+				const working = await chat.botMessage(/^The crew is working on it \(kickoff ID [0-9a-f-]{36}\)/);
+				t.say(`while the crew works: ${JSON.stringify(working.text)}`);
+				assert.equal(await chat.canSend(), false, 'the chat sends no message while the crew works');
+				// A message that still reaches n8n while the crew works (another chat client): n8n refuses it, the crew's wait goes on.
+				const parkedAt = async () => {
+					const stored = await editor.restGet(page, url, `executions/${await chat.executionId()}`);
+					return stored.status === 'waiting' && decodeExecutionData(t.n8n, stored.data).resultData.lastNodeExecuted;
+				};
+				assert.equal(await parkedAt(), 'Ask the Crew', 'the execution waits for the crew');
+				const other = await chat.sendOverAnotherSocket('are you done yet?');
+				t.say(`the other chat client's socket: ${JSON.stringify(other)}`);
+				assert.ok(other.sent, JSON.stringify(other));
+				assert.match(t.n8n.server.proc.output(), /Refused chat resume for execution \d+: suspended node \(type: n8n-nodes-crewai\.crew\) is not resumable over chat/, 'n8n refused the message (its log line)');
+				assert.equal(await parkedAt(), 'Ask the Crew', 'the message was not taken for the crew\'s call: the execution still waits for the crew');
+				const asked = await chat.botMessage(/waits for you before it goes on/);
+				assert.match(asked.text, /Research notes for topic=tides/);
+				assert.deepEqual([...asked.buttons].sort(), ['Approve', 'Decline']);
+				await until('the execution waiting for the person', oneWaiting, 30000, 300);
+				await shot(chat.page, 'human-in-the-loop-chat');
+
+				// A typed answer is a decline, with the text as the crew's feedback.
+				const before = (await chat.botMessages()).length;
+				await chat.say('More sources, please');
+				const again = await chat.botMessage(/waits for you before it goes on/, { after: before });
+				assert.match(again.text, /Research notes for topic=tides \(revised after feedback: More sources, please\)/);
+				await until('the execution waiting again', oneWaiting, 30000, 300);
+				await chat.click('Approve');
+				const result = await chat.botMessage(/^Crew finished: topic=tides/, { after: before });
+				t.say(`the chat's last message: ${JSON.stringify(result.text)}`);
+
+				const execution = await finishedRun(wf.id);
+				assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error || null));
+				assert.equal((await executions(wf.id)).length, 1, 'the whole conversation was one execution');
+				assert.deepEqual([...waitingSeen], [execution.id], 'that execution waited between the steps');
+				const runs = await t.crew.runs();
+				const resumes = (await t.crew.requests()).filter((r) => r.route === 'resume');
+				assert.equal(runs.length, 3, 'the kickoff and two resumed runs');
+				assert.deepEqual(
+					resumes.map((r) => [r.body.executionId, r.body.isApprove, r.body.humanFeedback]),
+					[
+						[runs[0].kickoffId, false, 'More sources, please'],
+						[runs[1].kickoffId, true, ''],
+					],
+				);
+				assert.equal(runs[2].state, 'completed');
+				t.assertNoToken(JSON.stringify(await chat.botMessages()), 'the chat page');
+			} finally {
+				await chat.close();
+			}
 		});
 
 		// The fields the example's Crew tool lets the model fill, and the values the script asks for.

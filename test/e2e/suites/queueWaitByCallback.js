@@ -244,6 +244,85 @@ async function run(t, figures, samplers) {
 		t.say(`  the batch of 6 resumed after the restart: ${readsPerKickoff(await runsTagged(batchTag)).toFixed(2)} status reads per kickoff`);
 	});
 
+	/**
+	 * `count` crews kicked off straight at the service (as a workflow's Kickoff would) and paused for
+	 * a person after research_task, `crewMs / 3` into their run; their `{kickoff_id, task_id}`.
+	 */
+	const pausedCrews = async (tag, count, reference) => {
+		const ids = [];
+		for (let i = 0; i < count; i++) {
+			const res = await fetch(`${crew.url}/kickoff`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', authorization: `Bearer ${crew.tokens.organization}` },
+				body: JSON.stringify({ inputs: { topic: `${tag} ${i}` }, meta: { tag: `${tag}-${i}`, reference: { humanInput: { taskId: 'research_task' }, ...reference } } }),
+			});
+			const text = await res.text();
+			assert.equal(res.status, 200, text);
+			ids.push(JSON.parse(text).kickoff_id);
+		}
+		await until(`${count} crews paused`, async () => (await crew.runs()).filter((r) => ids.includes(r.kickoffId) && r.state === 'paused').length === count, 60000, 250);
+		return ids.map((kickoffId) => ({ kickoff_id: kickoffId, task_id: 'research_task' }));
+	};
+	const { resume } = cluster.workflows;
+	/** A check against the service in its live dialect, where a resume starts a new run (`resumedFrom`), as the hosted service does. */
+	const live = (check) => async () => {
+		await crew.configure({ dialect: 'live' });
+		try {
+			await check();
+		} finally {
+			await crew.configure({ dialect: 'documented' });
+		}
+	};
+
+	await t.check('Resume by Callback on 3 paused crews: the execution holds no worker slot while the resumed runs work, and their calls complete it with each run\'s record, naming the paused one, in order', live(async () => {
+		const tag = `resume-${rand()}`;
+		// Paused 4 s in; the resumed runs then work 8 s more, long after the execution has parked.
+		const paused = await pausedCrews(tag, 3, { durationMs: 12000 });
+		const before = new Set((await executions(resume.id)).map((e) => String(e.id)));
+		const slots = sampleSlots();
+		assert.equal((await post(cluster.webhookUrl('resume'), { paused, firstPhase: 1, timeout: 300 })).status, 200);
+		const { allWaitingAt, done } = await parkedThenEnded(resume.id, before, 1, 12000);
+		await slots.stop();
+		const runs = (await crew.runs()).filter((r) => paused.some((p) => p.kickoff_id === r.resumedFrom));
+		assert.equal(runs.length, 3, 'one resumed run per paused crew');
+		const firstEnd = Math.min(...runs.map((r) => r.completesAt));
+		const waiting = slots.samples.filter((x) => x.at >= allWaitingAt && x.at < firstEnd);
+		assert.ok(waiting.length > 0, 'no slot sample while the execution waited');
+		assert.equal(Math.max(...waiting.map((x) => x.active)), 0, `worker slots held while the execution waited: ${JSON.stringify(waiting.map((x) => x.active))}`);
+		const [execution] = done;
+		assert.equal(execution.status, 'success', `execution ${execution.id}: ${execution.status}`);
+		const items = nodeItems(await readExecution(rest, decode, execution.id), 'Resume');
+		assert.deepEqual(
+			items.map((item) => [item.json.state, item.json.resumed_kickoff_id, item.json.kickoff_id]),
+			paused.map((p) => ['completed', p.kickoff_id, runs.find((r) => r.resumedFrom === p.kickoff_id).kickoffId]),
+		);
+		t.say(`  ${waiting.length} samples while it waited, 0 slots held; resumed by the last run's call ${secs(Date.parse(execution.stoppedAt) - Math.max(...runs.map((r) => r.completesAt)))} after its end`);
+	}));
+
+	await t.check('Resume by Callback: the execution stopped from main while the node watches the 3 resumed runs (its first phase) stops each of them once', live(async () => {
+		const tag = `resumestop-${rand()}`;
+		const paused = await pausedCrews(tag, 3, { durationMs: 3000, outcome: 'never' });
+		const before = new Set((await executions(resume.id)).map((e) => String(e.id)));
+		// A first phase longer than the check: the node is still running on its worker at the stop.
+		const answer = post(cluster.webhookUrl('resume'), { paused, firstPhase: 120, timeout: 300 });
+		const resumedRuns = async () => (await crew.runs()).filter((r) => paused.some((p) => p.kickoff_id === r.resumedFrom));
+		await until('3 resumed runs', async () => (await resumedRuns()).length === 3, 60000, 250);
+		const execution = await until('the execution running', async () => (await executions(resume.id)).find((e) => !before.has(String(e.id)) && e.status === 'running'), 30000, 250);
+		await rest.post(`executions/${execution.id}/stop`);
+		const runs = await until('the 3 resumed runs stopped', async () => {
+			const list = await resumedRuns();
+			return list.every((r) => r.state === 'revoked') && list;
+		}, 30000, 250);
+		const stops = (await crew.requests()).filter((r) => r.route === 'stop' && runs.some((run) => run.kickoffId === r.kickoffId));
+		assert.deepEqual(stops.map((r) => r.kickoffId).sort(), runs.map((r) => r.kickoffId).sort(), 'one stop per resumed run');
+		assert.equal((await answer).status, 200);
+		const ended = await until('the execution ended', async () => {
+			const e = await rest.get(`executions/${execution.id}`);
+			return !['new', 'running', 'waiting'].includes(e.status) && e;
+		}, 30000, 250);
+		assert.equal(ended.status, 'canceled');
+	}));
+
 	// The restart above holds under other lanes' load (its crews outlast a loaded restart). The
 	// checks below compare walls with the crews' own times, and a batch's calls go one after
 	// another through n8n's waiting-webhook path (about 0.1 s each on an idle machine, 0.4 s on a

@@ -55,11 +55,11 @@ describe('callerOf and othersInReadingOrder', () => {
 
 describe('readHumanInputCall', () => {
 	it('finds the awaited crew a live human-input call names, with its task id', () => {
-		expect(readHumanInputCall(liveCall('k2'), batch)).toEqual({ kind: 'awaited', caller: batch[1], taskId: TASK });
+		expect(readHumanInputCall(liveCall('k2'), batch)).toEqual({ kind: 'awaited', caller: batch[1], task: { task_id: TASK, task_output: 'Analysis of …', task_name: null, task_description: null } });
 	});
 
 	it('reads the documented call, which names the kickoff only as execution_id', () => {
-		expect(readHumanInputCall({ execution_id: 'k0', task_id: 'analysis_task', output: 'x' }, batch)).toEqual({ kind: 'awaited', caller: batch[0], taskId: 'analysis_task' });
+		expect(readHumanInputCall({ execution_id: 'k0', task_id: 'analysis_task', output: 'x' }, batch)).toEqual({ kind: 'awaited', caller: batch[0], task: { task_id: 'analysis_task', task_output: 'x', task_name: null, task_description: null } });
 	});
 
 	it('says a human-input call about no crew of the batch is unknown', () => {
@@ -76,7 +76,7 @@ describe('readHumanInputCall', () => {
 	});
 
 	it('takes a call without a task id value as one whose task is unknown', () => {
-		expect(readHumanInputCall({ kickoff_id: 'k0', task_id: null }, batch)).toEqual({ kind: 'awaited', caller: batch[0], taskId: null });
+		expect(readHumanInputCall({ kickoff_id: 'k0', task_id: null }, batch)).toEqual({ kind: 'awaited', caller: batch[0], task: { task_id: null, task_output: null, task_name: null, task_description: null } });
 	});
 });
 
@@ -133,7 +133,13 @@ describe('readParkedCall', () => {
 	});
 
 	it('the live human-input call without a token: the crew it names, paused on its task', () => {
-		expect(readParkedCall(batch, undefined, liveCall('k2'))).toEqual({ kind: 'end', caller: batch[1], deployment: 'crew', pausedTask: { taskId: TASK } });
+		expect(readParkedCall(batch, undefined, liveCall('k2'))).toEqual({
+			kind: 'end',
+			caller: batch[1],
+			deployment: 'crew',
+			// What the person judges: the task and its output, as the call sent them.
+			pausedTask: { task_id: TASK, task_output: 'Analysis of …', task_name: null, task_description: null },
+		});
 	});
 
 	it('answers at once what is not an awaited crew\'s end', () => {

@@ -62,7 +62,7 @@ describe('receiveCall: human input', () => {
 		const body = { execution_id: 'k-9', task_id: 'analysis_task', output: 'Draft' };
 		expect(receiveCall(call({ body, headers: { authorization: 'Bearer wrong' } }))).toMatchObject({ kind: 'refused', channel: 'humanInput' });
 		const outcome = receiveCall(call({ body, headers: bearer, picked: ['humanInput'] }));
-		expect(outcome).toEqual({ kind: 'accepted', channel: 'humanInput', items: [{ event: 'human_input_requested', kickoff_id: 'k-9', task_id: 'analysis_task', task_output: 'Draft', authenticated: true, payload: body }] });
+		expect(outcome).toEqual({ kind: 'accepted', channel: 'humanInput', items: [{ event: 'human_input_requested', kickoff_id: 'k-9', task_id: 'analysis_task', task_output: 'Draft', task_name: null, task_description: null, authenticated: true, payload: body }] });
 		expect(toHumanInputItem({ kickoff_id: 'k', taskId: 't', task_output: 'o' })).toMatchObject({ kickoff_id: 'k', task_id: 't', task_output: 'o' });
 		expect(toHumanInputItem({ executionId: 'k', task: { id: 't', output: 'o' } })).toMatchObject({ kickoff_id: 'k', task_id: 't', task_output: 'o' });
 		expect(receiveCall(call({ body, headers: bearer, picked: ['crew'] }))).toMatchObject({ kind: 'ignored' });
@@ -77,7 +77,7 @@ describe('receiveCall: the live human-input call, without Authorization', () => 
 			expect(receiveCall(call({ body: live, secrets, picked: ['humanInput'] }))).toEqual({
 				kind: 'accepted',
 				channel: 'humanInput',
-				items: [{ event: 'human_input_requested', kickoff_id: live.kickoff_id, task_id: live.task_id, task_output: 'Draft', authenticated: false, payload: live }],
+				items: [{ event: 'human_input_requested', kickoff_id: live.kickoff_id, task_id: live.task_id, task_output: 'Draft', task_name: null, task_description: null, authenticated: false, payload: live }],
 			});
 		}
 		expect(receiveCall(call({ body: live, picked: ['crew'] }))).toMatchObject({ kind: 'ignored', channel: 'humanInput' });

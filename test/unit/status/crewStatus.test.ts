@@ -101,6 +101,23 @@ describe('readCrewStatus: a crew paused for human input', () => {
 	it('reads PAUSED without a task as paused with no task', () => {
 		expect(readCrewStatus('k', { state: 'PAUSED' })).toMatchObject({ state: 'paused', task_id: null });
 	});
+
+	it('gives what the person judges: the task\'s output as sent, its name and description where the record says them', () => {
+		expect(readCrewStatus('k', { state: 'PENDING_HUMAN_INPUT', task_id: 'research_task', result: 'draft' })).toMatchObject({ task_output: 'draft', task_name: null, task_description: null });
+		expect(readCrewStatus('k', { status: 'pending_human_input', task: { id: 't-1', name: 'research', description: 'Research AI', output: { notes: ['a'] } } })).toMatchObject({
+			task_id: 't-1',
+			task_output: { notes: ['a'] },
+			task_name: 'research',
+			task_description: 'Research AI',
+		});
+		expect(readCrewStatus('k', { state: 'PAUSED' })).toMatchObject({ task_output: null, task_name: null, task_description: null });
+	});
+
+	it('gives the task fields to paused records only: other records are as they were', () => {
+		for (const record of [{ state: 'RUNNING', output: 'x' }, { state: 'SUCCESS', result: 'done' }, { state: 'FAILED', status: 'boom' }]) {
+			expect(Object.keys(readCrewStatus('k', record)).filter((key) => key.startsWith('task_'))).toEqual(['task_id']);
+		}
+	});
 });
 
 describe('readCrewStatus: anything else', () => {

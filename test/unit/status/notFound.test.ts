@@ -11,6 +11,8 @@ const NOT_FOUND = { state: 'NOT FOUND' };
 const status = (record: object, kickoffId = 'k0') => readCrewStatus(kickoffId, record);
 
 const TASK = '0b9e3c44-6a4e-4d43-9a8e-1f2b3c4d5e6f';
+/** A live human-input call's task, as parkedBatch.ts reads it. */
+const CALL = { task_id: TASK, task_output: 'Research notes for topic=AI', task_name: null, task_description: null };
 
 describe('what a NOT FOUND read means', () => {
 	/** The verdicts on a run never seen that reads NOT FOUND every `intervalMs` after its kickoff, up to the window's end. */
@@ -46,7 +48,7 @@ describe('what a NOT FOUND read means', () => {
 		const paused = pausedFromNotFound(status(NOT_FOUND, 'k-9'));
 		expect(paused).toMatchObject({ kickoff_id: 'k-9', state: 'paused', task_id: null, result: null, error: null, response: NOT_FOUND });
 		expect(paused.next_step).toMatch(/Resume operation, kickoff ID k-9.*dashboard/);
-		expect(pausedFromNotFound(status(NOT_FOUND, 'k-9'), 'uuid-task').next_step).toContain('task ID uuid-task');
+		expect(pausedFromNotFound(status(NOT_FOUND, 'k-9'), { task_id: 'uuid-task' }).next_step).toContain('task ID uuid-task');
 	});
 });
 
@@ -147,25 +149,27 @@ describe('pauseOfHumanInputCall', () => {
 	const notFound = readCrewStatus('k0', { state: 'NOT FOUND' });
 
 	it('reads NOT FOUND as the pause the call names, with its task id in the record and the advice', () => {
-		const paused = pauseOfHumanInputCall(notFound, TASK);
+		const paused = pauseOfHumanInputCall(notFound, CALL);
 		expect(paused).toMatchObject({ kickoff_id: 'k0', state: 'paused', task_id: TASK, result: null, response: { state: 'NOT FOUND' } });
 		expect(paused.next_step).toContain(`kickoff ID k0 and task ID ${TASK}`);
 	});
 
 	it('gives a pause read from NOT FOUND without a task the call\'s task', () => {
-		expect(pauseOfHumanInputCall(pausedFromNotFound(notFound), TASK)).toEqual(pauseOfHumanInputCall(notFound, TASK));
+		expect(pauseOfHumanInputCall(pausedFromNotFound(notFound), CALL)).toEqual(pauseOfHumanInputCall(notFound, CALL));
 	});
 
-	it('keeps the service\'s own paused record, and its task when it names one', () => {
-		const documented = readCrewStatus('k0', { state: 'PENDING_HUMAN_INPUT', task_id: 'analysis_task' });
+	it('keeps the service\'s own paused record, and its task when it names one; the call adds only what the record lacks', () => {
+		const documented = readCrewStatus('k0', { state: 'PENDING_HUMAN_INPUT', task_id: 'analysis_task', result: 'Analysis of topic=AI' });
 		expect(documented.state).toBe('paused');
-		expect(pauseOfHumanInputCall(documented, TASK)).toBe(documented);
+		expect(pauseOfHumanInputCall(documented, CALL)).toBe(documented);
+		const withoutOutput = readCrewStatus('k0', { state: 'PENDING_HUMAN_INPUT', task_id: 'analysis_task' });
+		expect(pauseOfHumanInputCall(withoutOutput, CALL)).toEqual({ ...withoutOutput, task_id: 'analysis_task', task_output: CALL.task_output });
 	});
 
 	it('believes the service over the call: running stays running, an end stays the end', () => {
 		const running = readCrewStatus('k0', { state: 'RUNNING', status: 'Task is Running' });
 		const completed = readCrewStatus('k0', { state: 'SUCCESS', result: 'done' });
-		expect(pauseOfHumanInputCall(running, TASK)).toBe(running);
-		expect(pauseOfHumanInputCall(completed, TASK)).toBe(completed);
+		expect(pauseOfHumanInputCall(running, CALL)).toBe(running);
+		expect(pauseOfHumanInputCall(completed, CALL)).toBe(completed);
 	});
 });

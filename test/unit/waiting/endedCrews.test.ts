@@ -3,18 +3,21 @@ import { createEndedCrews, crewKey } from '../../../nodes/waiting/endedCrews';
 import type { WaitOutcome } from '../../../nodes/waiting/waitForCompletion';
 
 const TASK = '0b9e3c44-6a4e-4d43-9a8e-1f2b3c4d5e6f';
+/** What a human-input call says of the task its crew paused on. */
+const NAMED = { task_id: TASK, task_output: 'Research notes', task_name: null, task_description: null };
+const UNNAMED = { task_id: null, task_output: null, task_name: null, task_description: null };
 
 describe('createEndedCrews', () => {
-	it('remembers which crews ended and the task a human-input call named, and nothing else of them', () => {
+	it('remembers which crews ended and what a human-input call said of the task, and nothing else of them', () => {
 		const crews = createEndedCrews(() => 5);
 		crews.remember('a', {});
-		crews.remember('b', { pausedTask: { taskId: TASK } });
+		crews.remember('b', { pausedTask: NAMED });
 		expect(crews.endOf('a')).toEqual({ at: 5 });
-		expect(crews.endOf('b')).toEqual({ pausedTask: { taskId: TASK }, at: 5 });
+		expect(crews.endOf('b')).toEqual({ pausedTask: NAMED, at: 5 });
 		expect(crews.endOf('c')).toBeUndefined();
 		// A later word on the same crew replaces the earlier one.
-		crews.remember('a', { pausedTask: { taskId: null } });
-		expect(crews.endOf('a')).toEqual({ pausedTask: { taskId: null }, at: 5 });
+		crews.remember('a', { pausedTask: UNNAMED });
+		expect(crews.endOf('a')).toEqual({ pausedTask: UNNAMED, at: 5 });
 		crews.forget(['a', 'b']);
 		expect([crews.endOf('a'), crews.endOf('b')]).toEqual([undefined, undefined]);
 	});
@@ -37,9 +40,9 @@ describe('createEndedCrews', () => {
 		expect(reads).toBe(3);
 		expect(crews.endOf('b')).toEqual({ at: 0 });
 		// A crew already known keeps what a human-input call said of it.
-		crews.remember('c', { pausedTask: { taskId: TASK } });
+		crews.remember('c', { pausedTask: NAMED });
 		await crews.readOnce('c', 0, read({ kind: 'paused', status: readCrewStatus('c', { state: 'NOT FOUND' }) }));
-		expect(crews.endOf('c')).toEqual({ pausedTask: { taskId: TASK }, at: 0 });
+		expect(crews.endOf('c')).toEqual({ pausedTask: NAMED, at: 0 });
 	});
 
 	it('never shares a read that started before the asking call arrived: it may predate the crew\'s end', async () => {

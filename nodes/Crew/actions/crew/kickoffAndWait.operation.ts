@@ -1,26 +1,21 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../../../waiting/concurrency';
-import { getCrewConnection } from '../../../transport';
 import { startingOptions } from '../../../kickoff/inputs.description';
-import { toItemError } from '../../../itemResults/itemError';
 import { liveProgress } from '../../../waiting/liveProgress';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
-import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
-import { readItemFiles } from '../../../files/itemFiles';
 import { withTries } from '../../../retryOnFail/triesMemory';
 import type { Tries } from '../../../retryOnFail/triesMemory';
-import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
+import { startItemKickoff } from '../../../kickoff/itemKickoff';
+import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCallback';
+import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../../waiting/batchWait';
+import { waitByPolling } from '../../../waiting/pollingWait';
 import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
-import { startedCrews } from '../../../waiting/startedCrews';
-import type { KickoffResult } from '../../../waiting/startedCrews';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
-import { kickoffSender, readStopSettings, stopCrewsLeft, stopOptionFields } from '../../../stop/stopCrews';
+import { kickoffSender, readStopSettings, stopOptionFields } from '../../../stop/stopCrews';
 import type { StopOptions } from '../../../stop/stopCrews';
-import * as waitByCallback from '../../../waiting/waitByCallback';
 
 export const description: INodeProperties[] = [
 	waitByDescription,
@@ -44,60 +39,31 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * Kickoff and Wait sees the whole batch, unlike the per-item operations, and its
- * Wait By picks how: the execution parks until each crew calls back, or it stays
- * and reads the crews' status. Either way a retry waits on the crews an earlier try
- * started rather than starting them again.
+ * Kickoff and Wait sees the whole batch, unlike the per-item operations. It kicks off a crew
+ * for every item (a bounded number of requests at once), then waits on all of them together,
+ * as Wait By picks: the execution parks until each crew calls back, or it stays and reads the
+ * crews' status, until each has finished, failed, or the one deadline has passed. Either way
+ * a retry waits on the crews an earlier try started rather than starting them again.
  */
 export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	const byCallback = this.getNodeParameter('waitBy', 0, 'polling') === 'callback';
-	return await withTries(this, 'kickoff', tools.now, async (tries) =>
-		byCallback ? await waitByCallback.execute.call(this, itemCount, tools, tries) : await kickoffAndPoll.call(this, itemCount, tools, tries),
-	);
+	return await withTries(this, 'kickoff', tools.now, async (tries) => await kickoffAndWait(this, itemCount, tools, tries));
 }
 
-/**
- * Wait By: Polling. Kicks off a crew for every item (a bounded number of requests
- * at once), then waits on all of them together until each has finished, failed,
- * or the one deadline has passed.
- */
-async function kickoffAndPoll(this: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
+async function kickoffAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
 	const startedAt = tools.now();
-	const options = this.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
+	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions & { firstPhase?: unknown };
 	const settings = readWaitSettings(options);
-	const stopping = readStopSettings(options, this.getNode().typeVersion);
-	const deadline = startedAt + settings.timeoutMs;
+	const stopping = readStopSettings(options, context.getNode().typeVersion);
+	const callback = context.getNodeParameter('waitBy', 0, 'polling') === 'callback' ? prepareCallbackWait(context, itemCount) : undefined;
+	if (callback && 'outcomes' in callback) return callback.outcomes;
+	const resumeUrl = callback?.resumeUrl;
+
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
-
-	const sender = kickoffSender(this, stopping);
-	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex): Promise<KickoffResult> => {
-		try {
-			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
-			const files = await readItemFiles(this, itemIndex);
-			const connection = await getCrewConnection(this, itemIndex);
-			if (tools.isCancelled()) throw new NodeOperationError(this.getNode(), 'The execution was stopped before this crew was started', { itemIndex });
-			const { kickoffId, startedAt, seen } = await tries.send(itemIndex, {}, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files, sender));
-			return { kind: 'started', kickoff: { itemIndex, kickoffId, startedAt, seen } };
-		} catch (error) {
-			return { kind: 'error', itemIndex, error: toItemError(this.getNode(), error, itemIndex) };
-		}
-	});
-
-	const { running, connection } = await startedCrews(this, kickoffs, stopping, tools.isCancelled);
+	const run = { sender: kickoffSender(context, stopping), tries, resumeUrl };
+	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemKickoff(context, itemIndex, tools, run));
 
 	// Known once a crew has started: its kickoff needed it (no second request).
-	const deployment = running.length > 0 ? await deploymentOf(this, tools) : 'crew';
-	const progress = liveProgress(this);
-	const waitOutcomes = connection
-		? await stopCrewsLeft(this, connection, running, await pollRunningCrews(this, running, { connection, settings, deadline, deployment, onStatus: progress.onStatus }, tools), stopping)
-		: [];
-	tries.ended(running, waitOutcomes);
-
-	// Both lists are in item order, so the wait outcomes line up with the started kickoffs.
-	let position = 0;
-	const outcomes = kickoffs.map((result) =>
-		result.kind === 'error' ? { error: result.error } : outcomeToItem(this.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs),
-	);
-	for (const kickoff of running) await progress.finish(kickoff, outcomes[kickoff.itemIndex]);
-	return outcomes;
+	const deployment = kickoffs.some((result) => result.kind === 'started') ? await deploymentOf(context, tools) : 'crew';
+	if (resumeUrl !== undefined) return await waitByCallback(context, kickoffs, { settings, stopping, startedAt, firstPhase: options.firstPhase, resumeUrl, deployment }, tools, tries);
+	return await waitByPolling(context, kickoffs, { settings, stopping, deadline: startedAt + settings.timeoutMs, deployment, progress: liveProgress(context) }, tools, tries);
 }

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { buildResumeBody, readResumedRunId } from '../../../records/resumeBody';
 import type { ResumeUrls } from '../../../records/resumeBody';
@@ -10,95 +10,35 @@ import type { CrewConnection, CrewContext } from '../../../transport';
 import { postAtMostOnce } from '../../../transport/postOnce';
 import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
-import { optionsCollection, webhookUrlOptions } from '../../../kickoff/inputs.description';
-import { humanInputWebhookUrlOption } from '../../../callbacksOut/callbacks.description';
 import { toItemError } from '../../../itemResults/itemError';
-import { kickoffIdField, readKickoffId } from '../common/kickoffId';
+import { readKickoffId } from '../common/kickoffId';
 import { withTries } from '../../../retryOnFail/triesMemory';
 import type { Tries } from '../../../retryOnFail/triesMemory';
 import { failedSend } from '../../../kickoff/sendOutcome';
 import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
-import { DEFAULT_TIMEOUT_SECONDS, outcomeToItem, pollRunningCrews, readWaitSettings } from '../../../waiting/batchWait';
-import { batchFailure } from '../../../waiting/startedCrews';
+import { readWaitSettings } from '../../../waiting/batchWait';
 import type { WaitOptions } from '../../../waiting/batchWait';
-import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
-import { kickoffSender, onTimeoutField, readStopSettings, stopCrewsLeft, stopCrewsOnCancelField } from '../../../stop/stopCrews';
+import { waitByPolling } from '../../../waiting/pollingWait';
+import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCallback';
+import type { CallbackStart } from '../../../waiting/waitByCallback';
+import { batchFailure } from '../../../waiting/startedCrews';
+import { callbackHumanInputField, callbackStreamField, hashCallbackToken, newCallbackToken } from '../../../callbacksOut/resumeCallbacks';
+import { kickoffSender, readStopSettings } from '../../../stop/stopCrews';
 import type { StopOptions, StopSettings } from '../../../stop/stopCrews';
+import { HUMAN_IN_THE_LOOP_VERSION, RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
 
-/**
- * From this node version on, Wait for the Resumed Run stops its crews as Kickoff and Wait
- * does: when the execution is cancelled, and at the timeout as On Timeout says. Nodes saved
- * with an earlier version stop nothing, as they did when saved.
- */
-export const RESUME_STOPS_VERSION = 1.4;
+export { description } from './resume.description';
 
-/** What Resume's wait stops, by the options and the node's version (a pure reading, tested directly). */
+/** What Resume's wait stops, by the options and the node's version: nothing before 1.4, as when saved (tested directly). */
 export function resumeStopSettings(options: StopOptions, typeVersion: number): StopSettings {
 	if (typeVersion < RESUME_STOPS_VERSION) return { stopAtTimeout: false, stopOnCancel: false };
 	return readStopSettings(options, typeVersion);
 }
 
-const show = { show: { operation: ['resume'] } };
-/** Shown only with Wait for the Resumed Run on: `/` names the node's own parameter from inside the Options collection. */
-const whenWaiting = { show: { '/waitForResumedRun': [true] } };
-const whenWaitingStops = { show: { '/waitForResumedRun': [true], '@version': [{ _cnd: { gte: RESUME_STOPS_VERSION } }] } };
-
-export const description: INodeProperties[] = [
-	kickoffIdField('resume'),
-	{
-		displayName: 'Task ID',
-		name: 'taskId',
-		type: 'string',
-		// The Crew Trigger's human-input item and a paused crew's status both carry task_id.
-		default: '={{ $json.task_id }}',
-		required: true,
-		placeholder: 'e.g. research_task',
-		description: 'The task the paused crew waits on: the task_id that the Crew Trigger\'s Human Input Requested item, Get Status or Kickoff and Wait gives for a paused crew',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Approve',
-		name: 'isApprove',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to accept the task\'s output and let the crew go on. Off sends the task back to be done again with the feedback; the crew then pauses again.',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Feedback',
-		name: 'humanFeedback',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		description: 'What the human says about the task\'s output; the crew takes it into account',
-		displayOptions: show,
-	},
-	{
-		displayName: 'Wait for the Resumed Run',
-		name: 'waitForResumedRun',
-		type: 'boolean',
-		noDataExpression: true,
-		default: false,
-		description:
-			'Whether to wait until the resumed run has finished and output its result, as Kickoff and Wait does (by polling). The hosted service answers a resume with a new kickoff ID; that is the run waited on.',
-		displayOptions: show,
-	},
-	optionsCollection('resume', [
-		...webhookUrlOptions,
-		humanInputWebhookUrlOption(
-			'URL the service calls if the resumed run pauses again for human input (after a rejection, or at a later task), e.g. the Crew Trigger\'s production URL. Sent as humanInputWebhookUrl, with no authentication: the service calls it without any.',
-		),
-		{ ...pollIntervalField('With Wait for the Resumed Run: the wait between status reads, lengthened for long runs as in Kickoff and Wait'), displayOptions: whenWaiting },
-		{
-			...timeoutField(
-				`With Wait for the Resumed Run: how long to wait for all resumed runs together, counted from the first resume. Runs still going then get an error with the kickoff ID to read later with Get Status, and keep running unless On Timeout (node version 1.4 and later) says to stop them. 0 or empty means ${DEFAULT_TIMEOUT_SECONDS} seconds.`,
-			),
-			displayOptions: whenWaiting,
-		},
-		{ ...onTimeoutField, displayOptions: whenWaitingStops },
-		{ ...stopCrewsOnCancelField, displayOptions: whenWaitingStops },
-	]),
-];
+/** How Wait for the Resumed Run waits: Resume nodes before version 1.5 poll, as they did when saved. */
+export function resumeWaitBy(waitBy: unknown, typeVersion: number): 'polling' | 'callback' {
+	return typeVersion >= HUMAN_IN_THE_LOOP_VERSION && waitBy === 'callback' ? 'callback' : 'polling';
+}
 
 function requiredText(context: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
 	const value = String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
@@ -124,6 +64,8 @@ interface SentResume {
 	/** When the run to follow was started: now, or by an earlier try of the node. */
 	startedAt: number;
 	seen?: boolean;
+	/** Wait By: Callback: the hash of the token the resumed run calls back with. */
+	tokenHash?: string;
 	json: IDataObject;
 }
 
@@ -132,11 +74,12 @@ interface SentResume {
  * answers every resume with a new run, so a second one is a second decision); a retried
  * item gives the run the first resume started, and its answer when this process has it.
  * The hosted service answers with the resumed run's own kickoff ID; the documented
- * service with a status, the run keeping its ID. Either way `kickoff_id` is the run to
- * follow (what Get Status and this node's Kickoff ID read by default) and
- * `resumed_kickoff_id` the paused one.
+ * service with a status, the run keeping its ID. Either way `kickoff_id` is the run to follow (what Get Status
+ * and this node's Kickoff ID read by default) and `resumed_kickoff_id` the paused one.
+ * With a resume URL (Wait By: Callback) the resume asks the resumed run to call it, as a
+ * kickoff does: its event stream with a token of its own, and its human-input URL.
  */
-async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, sender: CrewContext, tries: Tries): Promise<SentResume> {
+async function sendResume(context: IExecuteFunctions, itemIndex: number, connection: CrewConnection, tools: OperationTools, round: ResumeRound): Promise<SentResume> {
 	const resumedKickoffId = readKickoffId(context, itemIndex, 'resume');
 	const body = buildResumeBody({
 		kickoffId: resumedKickoffId,
@@ -145,29 +88,37 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 		isApprove: context.getNodeParameter('isApprove', itemIndex, true) as boolean,
 		...readResumeUrls(context, itemIndex),
 	});
-	const sent = await tries.send(itemIndex, {}, async () => {
-		// Every secret the resume carried (a signed Human Input Webhook URL) is hidden in the answer by the transport.
-		const answer = await postAtMostOnce(sender, connection, '/resume', body, tools.sleep);
+	const { resumeUrl } = round;
+	// The resume URL (n8n may sign it) and the run's token go with the resume: the transport hides both in its answer.
+	const token = resumeUrl === undefined ? undefined : newCallbackToken();
+	const callback = resumeUrl !== undefined && token !== undefined ? { webhooks: callbackStreamField(resumeUrl, token), ...callbackHumanInputField(body, resumeUrl) } : {};
+	const crew = token === undefined ? {} : { tokenHash: hashCallbackToken(token) };
+	const sent = await round.tries.send(itemIndex, crew, async () => {
+		const answer = await postAtMostOnce(round.sender, connection, '/resume', { ...body, ...callback }, tools.sleep);
 		if (!isSuccess(answer)) return failedSend(crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl }), answer);
 		return { kind: 'started', kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId, answer: isPlainObject(answer.body) ? answer.body : {} };
 	});
-	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, json: { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId } };
+	const json = { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId };
+	return { kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen, tokenHash: sent.tokenHash, json };
 }
-
-type ResumeResult = { kind: 'sent'; kickoff: RunningKickoff; json: IDataObject } | { kind: 'error'; error: Error };
 
 interface ResumeRound {
 	/** What sends the resumes: the node's context, or one a cancel does not cut short. */
 	sender: CrewContext;
 	/** What the earlier tries resumed: each item's resume is sent once across them. */
-	tries: Tries;
+	tries: Pick<Tries, 'send'>;
 	/** Throws when no more resumes are to be sent. */
 	check: (itemIndex: number) => void;
 	/** The error that ends the node at the first failed item (without Continue On Fail), given the runs already resumed. */
 	failed: (error: Error, running: RunningKickoff[]) => Promise<Error>;
+	/** Wait By: Callback: the URL the resumed runs are to call. */
+	resumeUrl?: string;
 }
 
-const runningOf = (results: ResumeResult[]) => results.flatMap((result) => (result.kind === 'sent' ? [result.kickoff] : []));
+/** A resume sent: its run, started, with the answer's fields for its item; or the item's error. */
+type ResumeResult = CallbackStart & { json?: IDataObject };
+
+const runningOf = (results: ResumeResult[]) => results.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 
 /** Sends every item's resume (`POST /resume`), one after another, in order. */
 async function sendResumes(context: IExecuteFunctions, itemCount: number, tools: OperationTools, round: ResumeRound): Promise<ResumeResult[]> {
@@ -176,12 +127,13 @@ async function sendResumes(context: IExecuteFunctions, itemCount: number, tools:
 		try {
 			round.check(itemIndex);
 			const connection = await getCrewConnection(context, itemIndex);
-			const sent = await sendResume(context, itemIndex, connection, tools, round.sender, round.tries);
-			results.push({ kind: 'sent', kickoff: { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen }, json: sent.json });
+			const sent = await sendResume(context, itemIndex, connection, tools, round);
+			const kickoff = { itemIndex, kickoffId: sent.kickoffId, startedAt: sent.startedAt, seen: sent.seen };
+			results.push({ kind: 'started', kickoff, tokenHash: sent.tokenHash, json: sent.json, outputFields: { resumed_kickoff_id: sent.json.resumed_kickoff_id } });
 		} catch (error) {
 			const itemError = toItemError(context.getNode(), error, itemIndex);
 			if (!context.continueOnFail()) throw await round.failed(itemError, runningOf(results));
-			results.push({ kind: 'error', error: itemError });
+			results.push({ kind: 'error', itemIndex, error: itemError });
 		}
 	}
 	return results;
@@ -197,22 +149,27 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number, t
 	return await withTries(this, 'resume', tools.now, async (tries) => {
 		if (waits) return await resumeAndWait(this, itemCount, tools, tries);
 		const results = await sendResumes(this, itemCount, tools, { sender: this, tries, check: () => undefined, failed: async (error) => error });
-		return results.map((result) => (result.kind === 'sent' ? { json: result.json } : { error: result.error }));
+		return results.map((result) => (result.kind === 'started' ? { json: result.json ?? {} } : { error: result.error }));
 	});
 }
 
 /**
- * Wait for the Resumed Run: resumes every item in order, then waits on all the
- * resumed runs together, exactly as Kickoff and Wait's Polling waits on its
- * crews (one deadline, the same status reading, item outcomes and, from version
- * 1.4, the same stops on cancel and at the timeout).
+ * Wait for the Resumed Run: resumes every item in order, then waits on all the resumed
+ * runs together with the waiting engine (nodes/waiting/), exactly as Kickoff and Wait
+ * waits on its crews: by polling (one deadline, the same status reading and item
+ * outcomes and, from version 1.4, the same stops on cancel and at the timeout), or from
+ * version 1.5 by callback (the execution parked until the resumed runs call back).
  */
 async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
-	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions;
+	const startedAt = tools.now();
+	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions & { firstPhase?: unknown };
 	const settings = readWaitSettings(options);
 	const { typeVersion } = context.getNode();
 	const stopping = resumeStopSettings(options, typeVersion);
-	const deadline = tools.now() + settings.timeoutMs;
+	const byCallback = resumeWaitBy(context.getNodeParameter('waitBy', 0, 'polling'), typeVersion) === 'callback';
+	const callback = byCallback ? prepareCallbackWait(context, itemCount) : undefined;
+	if (callback && 'outcomes' in callback) return callback.outcomes;
+	const resumeUrl = callback?.resumeUrl;
 	const results = await sendResumes(context, itemCount, tools, {
 		// As Kickoff and Wait's kickoffs: a resume in flight at the cancel is let finish, so that the run it starts is known and stopped.
 		sender: kickoffSender(context, stopping),
@@ -228,19 +185,8 @@ async function resumeAndWait(context: IExecuteFunctions, itemCount: number, tool
 			const connection = running.length > 0 && stopping.stopOnCancel ? await getCrewConnection(context, 0) : undefined;
 			return await batchFailure(context, error, running, connection, stopping, tools.isCancelled);
 		},
+		resumeUrl,
 	});
-
-	const running = runningOf(results);
-	const connection = running.length > 0 ? await getCrewConnection(context, 0) : undefined;
-	const waitOutcomes = connection
-		? await stopCrewsLeft(context, connection, running, await pollRunningCrews(context, running, { connection, settings, deadline }, tools), stopping)
-		: [];
-	tries.ended(running, waitOutcomes);
-
-	let position = 0;
-	return results.map((result) => {
-		if (result.kind === 'error') return { error: result.error };
-		const outcome = outcomeToItem(context.getNode(), result.kickoff, waitOutcomes[position++], settings.timeoutMs);
-		return 'json' in outcome ? { json: { ...outcome.json, resumed_kickoff_id: result.json.resumed_kickoff_id } } : outcome;
-	});
+	if (resumeUrl !== undefined) return await waitByCallback(context, results, { settings, stopping, startedAt, firstPhase: options.firstPhase, resumeUrl }, tools, tries);
+	return await waitByPolling(context, results, { settings, stopping, deadline: startedAt + settings.timeoutMs }, tools, tries);
 }

@@ -2,7 +2,27 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_FIRST_PHASE_SECONDS, MAX_FIRST_PHASE_SECONDS } from '../../../waiting/callbackWait';
 
-/** Kickoff and Wait's choice of how to learn that the crew ended. Polling is the behaviour of 0.1.0. */
+/** From node version 1.5, Resume's Wait for the Resumed Run has Kickoff and Wait's choice, in Resume's words. */
+export function resumeWaitByField(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		...waitByDescription,
+		options: [
+			{
+				name: 'Polling',
+				value: 'polling',
+				description: 'Read the status until every resumed run ends or pauses again. The execution stays in memory (and holds a worker in queue mode) while the runs work.',
+			},
+			{
+				name: 'Callback',
+				value: 'callback',
+				description: 'Resume every item, then park the execution once until the last resumed run calls n8n back, at its end or as it pauses again. Nothing is held while the runs work; n8n must be reachable by the crew service.',
+			},
+		],
+		displayOptions,
+	};
+}
+
+/** Kickoff and Wait's choice of how to learn that the crew ended. */
 export const waitByDescription: INodeProperties = {
 	displayName: 'Wait By',
 	name: 'waitBy',
