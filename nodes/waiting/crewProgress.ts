@@ -62,17 +62,14 @@ function describeProgress(progress: CrewProgress): string | undefined {
 	return done ? `${doing} (${done})` : doing;
 }
 
-/** The state words a service's `status` message may repeat ("Task is Running" beside `RUNNING`). */
-const STATE_WORDS_IN_MESSAGES = new Set(['pending', 'queued', 'started', 'running', 'success', 'completed', 'failed', 'failure', 'error', 'revoked', 'stopped', 'paused']);
-const FILLER_WORDS = new Set(['the', 'task', 'crew', 'flow', 'run', 'execution', 'kickoff', 'is', 'status', 'state']);
-
 /**
  * Whether a `status` message only says the state again: live records carry "Task is
- * Pending" and "Task is Running" beside `state`, and a person should read that once.
+ * Pending" and "Task is Running" beside `state` (docs/development/service-api.md#two-shapes-one-reading-rule),
+ * and a person should read that once.
  */
 function restatesState(message: string, state: CrewState): boolean {
-	const words = message.toLowerCase().split(/[^a-z]+/).filter((word) => word !== '' && !FILLER_WORDS.has(word));
-	return words.length === 1 && STATE_WORDS_IN_MESSAGES.has(words[0]) && readCrewState({ state: words[0] }) === state;
+	const said = /^task is (\w+)$/i.exec(message);
+	return said !== null && readCrewState({ state: said[1] }) === state;
 }
 
 /**
