@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InvalidParameterError } from '../records/invalidParameter';
+import { InvalidParameterError, shownValue } from '../records/invalidParameter';
 import { isAbsoluteHttpUrl } from '../records/urlOptions';
 
 /**
@@ -32,18 +32,12 @@ export type FileEntries = { mode: 'multipart' | 'upload'; entries: BinaryFileEnt
 const FIELD_LABEL = 'File Field Name';
 const BINARY_LABEL = 'Input Data Field Name';
 const NOTHING_SENT = 'No request was sent for this item.';
-const MAX_SHOWN_LENGTH = 200;
-
-function shown(value: unknown): string {
-	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-	return text.length > MAX_SHOWN_LENGTH ? `${text.slice(0, MAX_SHOWN_LENGTH - 1)}…` : text;
-}
 
 export function readSendFilesMode(value: unknown): SendFilesMode {
 	if (value === undefined || value === null || value === '') return 'multipart';
 	if (SEND_FILES_MODES.includes(value as SendFilesMode)) return value as SendFilesMode;
 	throw new InvalidParameterError(
-		`Send Files must be one of ${SEND_FILES_MODES.join(', ')}, not "${shown(value)}"`,
+		`Send Files must be one of ${SEND_FILES_MODES.join(', ')}, not "${shownValue(value)}"`,
 		`Choose With the Kickoff, Upload First or File URLs. ${NOTHING_SENT}`,
 	);
 }
@@ -98,7 +92,7 @@ export function readUrlFileEntries(collection: unknown): UrlFileEntry[] {
 		const url = typeof row.url === 'string' ? row.url.trim() : '';
 		if (!isAbsoluteHttpUrl(url)) {
 			throw new InvalidParameterError(
-				`The URL for the crew's file field "${field}" is not an absolute http(s) URL: "${shown(row.url ?? '')}"`,
+				`The URL for the crew's file field "${field}" is not an absolute http(s) URL: "${shownValue(row.url ?? '')}"`,
 				`Give the full address the service can download the file from, starting with https:// (or http://). To send a file the workflow holds, set Send Files to With the Kickoff or Upload First instead. ${NOTHING_SENT}`,
 			);
 		}

@@ -1,4 +1,4 @@
-import { InvalidParameterError } from './invalidParameter';
+import { InvalidParameterError, shownValue } from './invalidParameter';
 
 /**
  * Options whose value is an address the service will call, by name, with the
@@ -10,8 +10,6 @@ export const URL_OPTIONS: Readonly<Record<string, string>> = {
 	taskWebhookUrl: 'Task Webhook URL',
 };
 
-const MAX_SHOWN_LENGTH = 200;
-
 /** An absolute http(s) URL: the service cannot call anything else, and says so only as a confusing 422. */
 export function isAbsoluteHttpUrl(text: string): boolean {
 	if (!/^https?:\/\/[^\s/?#]+/i.test(text) || /\s/.test(text)) return false;
@@ -22,17 +20,12 @@ export function isAbsoluteHttpUrl(text: string): boolean {
 	}
 }
 
-function shown(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
-	return text.length > MAX_SHOWN_LENGTH ? `${text.slice(0, MAX_SHOWN_LENGTH - 1)}…` : text;
-}
-
 /** The URL an option holds, trimmed, or an error naming the option and showing its value. */
 export function requireHttpUrl(value: unknown, label: string): string {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (isAbsoluteHttpUrl(text)) return text;
 	throw new InvalidParameterError(
-		`${label} is not an absolute http(s) URL: "${shown(value)}"`,
+		`${label} is not an absolute http(s) URL: "${shownValue(value)}"`,
 		`Give the full address the service should call, starting with https:// (or http://), e.g. https://example.com/webhook/crew. Leave ${label} empty to not use it. No request was sent for this item.`,
 	);
 }
