@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode, INodeExecutionData, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createCancellableSleep } from '../transport/cancellableSleep';
+import { createCancellableSleep } from '../execution/cancellableSleep';
 import { createEndedCrews, crewKey } from '../waiting/endedCrews';
 import { AWAITED_ROWS_EXPRESSION, awaitedEnding, awaitedOfRow, awaitedStatus, keepWaiting, NOT_WAITING, othersInReadingOrder, readParkedCall, readParkedEntry } from './parkedBatch';
 import type { AwaitedEntry, CallAnswer, CrewEndCall, ParkedEntry } from './parkedBatch';
@@ -12,8 +12,8 @@ import type { CrewConnection } from '../transport';
 import { waitForCompletion } from '../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
 import { MAX_CONCURRENT_STATUS_READS, outcomeToItem, statusReader } from '../waiting/batchWait';
-import { mapWithConcurrency } from '../waiting/concurrency';
-import type { ItemOutcome } from '../itemResults/operationTools';
+import { mapWithConcurrency } from '../execution/concurrency';
+import type { ItemOutcome } from '../execution/operationTools';
 import { errorOutputItem } from '../itemResults/outputItems';
 
 /**

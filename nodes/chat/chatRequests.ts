@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isSuccess, sendCrewRequest } from '../transport';
 import type { CrewConnection } from '../transport';
-import type { Sleep } from '../transport/cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 import { retryPassingFailures } from '../transport/retryReads';
 import { isConversationalFlow } from './capability';
 import { chatError } from './chatErrors';

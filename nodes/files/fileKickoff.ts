@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Sleep } from '../transport/cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 import { kickoffFormFields } from './kickoffFiles';
 import { isPlainObject } from '../records/plainObject';
 import { isSuccess } from '../transport';

@@ -1,4 +1,4 @@
-import type { Sleep } from '../transport/cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 import { sendCrewRequest } from '../transport/index';
 import type { CrewAnswer, CrewConnection, CrewContext } from '../transport/index';
 import { buildMultipartBody } from './multipartBody';

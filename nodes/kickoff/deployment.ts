@@ -3,7 +3,7 @@ import type { DisplayCondition, IExecuteFunctions, INode, INodeProperties } from
 import { detectDeployment } from '../records/crewInputs';
 import type { DeploymentChoice, DeploymentKind } from '../records/crewInputs';
 import { loadInputsListing } from './inputsListing';
-import type { OperationTools } from '../itemResults/operationTools';
+import type { OperationTools } from '../execution/operationTools';
 // Node version 1.2 detects by default; workflows saved before keep treating the deployment as a crew.
 import { DETECTING_VERSION } from '../versions/crewVersions';
 

@@ -6,7 +6,7 @@ import { crewAnswerError } from '../transport/crewErrors';
 import { scrubSecret } from '../transport/hiddenSecrets';
 import { getCrewConnection, isSuccess, sendCrewRequest } from '../transport';
 import { retryPassingFailures } from '../transport/retryReads';
-import type { OperationTools } from '../itemResults/operationTools';
+import type { OperationTools } from '../execution/operationTools';
 
 /** Reads `GET /inputs`, the listing as the service sent it; shared by this operation, the editor's input fields and Detect. */
 export async function loadInputsListing(

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject, ResourceMapperField } from 'n8n-workflow';
 
-import type { Sleep } from '../transport/cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 
 import { buildKickoffBody } from '../records/kickoffBody';
 import { InvalidParameterError } from '../records/invalidParameter';

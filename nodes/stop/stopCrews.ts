@@ -2,15 +2,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readStopAnswer, stopResultOf } from './stopAnswer';
 import type { StopResult } from './stopAnswer';
-import { mapWithConcurrency } from '../waiting/concurrency';
+import { mapWithConcurrency } from '../execution/concurrency';
 import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
 import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import { outlivingCancel, sendStopOnce } from './stopRun';
 import { getCrewConnection } from '../transport';
 import type { CrewAnswer, CrewConnection } from '../transport';
-import { createCancellableSleep } from '../transport/cancellableSleep';
-import type { Sleep } from '../transport/cancellableSleep';
+import { createCancellableSleep } from '../execution/cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 import { nextStopRetry } from './unregisteredStop';
 import { holdStopsUntil, rateLimitedStopPause } from './rateLimitedStop';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { Sleep } from '../transport/cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 import { sendCrewRequest } from '../transport/index';
 import type { CrewAnswer, CrewConnection, CrewContext } from '../transport/index';
 import { postAtMostOnce } from '../transport/postOnce';

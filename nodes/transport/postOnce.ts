@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sleep } from './cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 import { sendCrewRequest } from './index';
 import type { CrewAnswer, CrewConnection, CrewContext } from './index';
 import type { StreamBody } from './streamedBody';

@@ -1,4 +1,4 @@
-import type { Sleep } from './cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 import { isPassingFailure, retryAfterOf } from './index';
 import type { CrewAnswer } from './index';
 

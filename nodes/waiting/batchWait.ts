@@ -12,7 +12,7 @@ import { crewAnswerError, notFoundError } from '../transport/crewErrors';
 import { isPassingFailure, isSuccess, retryAfterOf } from '../transport';
 import { requestCrewStatus } from '../status/statusRequest';
 import type { CrewConnection, CrewContext } from '../transport';
-import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../execution/operationTools';
 
 /**
  * The batch wait engine: what Kickoff and Wait (both Wait By modes) and Resume's

@@ -4,7 +4,7 @@ import type { CrewStatus } from '../status/crewStatus';
 import { NOTHING_SEEN, progressLines } from './crewProgress';
 import type { ProgressMemory } from './crewProgress';
 import type { RunningKickoff } from './waitForCompletion';
-import type { ItemOutcome } from '../itemResults/operationTools';
+import type { ItemOutcome } from '../execution/operationTools';
 
 /** What Kickoff and Wait tells a streamed response while it waits: nothing at all when the execution does not stream. */
 export interface LiveProgress {

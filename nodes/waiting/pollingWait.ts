@@ -8,7 +8,7 @@ import type { LiveProgress } from './liveProgress';
 import { stopCrewsLeft } from '../stop/stopCrews';
 import type { StopSettings } from '../stop/stopCrews';
 import type { DeploymentKind } from '../records/crewInputs';
-import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../execution/operationTools';
 import type { Tries } from '../retryOnFail/triesMemory';
 
 /**

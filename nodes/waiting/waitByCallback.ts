@@ -14,7 +14,7 @@ import { liveProgress } from './liveProgress';
 import { chatWhileParked } from './chatWhileParked';
 import { stopCrewsLeft } from '../stop/stopCrews';
 import type { StopSettings } from '../stop/stopCrews';
-import type { ItemOutcome, OperationTools } from '../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../execution/operationTools';
 import { errorDetails } from '../itemResults/outputItems';
 import { toItemError } from '../itemResults/itemError';
 import type { DeploymentKind } from '../records/crewInputs';
@@ -42,7 +42,7 @@ function readResumeUrl(context: IExecuteFunctions): string {
 /**
  * One item's run, started to call this execution back, with the hash of its token (none: it calls
  * another execution back, one a retry from the Executions list retries); or the item's error.
- * Kickoff and Wait's kickoffs (nodes/kickoff/itemKickoff.ts) and Resume's resumes start them.
+ * Kickoff and Wait's kickoffs (nodes/Crew/actions/crew/itemKickoff.ts) and Resume's resumes start them.
  */
 export type CallbackStart = (KickoffResult & { kind: 'started'; tokenHash?: string }) | (KickoffResult & { kind: 'error' });
 

@@ -1,11 +1,11 @@
-import { mapWithConcurrency } from './concurrency';
+import { mapWithConcurrency } from '../execution/concurrency';
 import type { CrewStatus } from '../status/crewStatus';
 import type { StopResult } from '../stop/stopAnswer';
 import { firstMemory, judgeNotFound, pausedFromNotFound, rememberRead } from '../status/notFound';
 import type { NotFoundMemory } from '../status/notFound';
 import { nextPollDelay, retryDelay } from './pollPolicy';
 import type { PollPolicy } from './pollPolicy';
-import type { Sleep } from '../transport/cancellableSleep';
+import type { Sleep } from '../execution/cancellableSleep';
 
 /** A started crew the node waits for. */
 export interface RunningKickoff {

@@ -1,17 +1,17 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { createCancellableSleep } from '../../transport/cancellableSleep';
+import { createCancellableSleep } from '../../execution/cancellableSleep';
 import * as conversation from './conversation/Conversation.resource';
 import * as crew from './crew/Crew.resource';
 import * as feedbackRequest from './feedbackRequest/FeedbackRequest.resource';
 import { toItemError } from '../../itemResults/itemError';
-import type { ItemOutcome, OperationTools } from '../../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../../execution/operationTools';
 import type { CrewOperationModule } from './common/operationModule';
 import { errorOutputItem } from '../../itemResults/outputItems';
 import { runPerItem } from './common/perItem';
 import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './common/toolAnswer';
-import type { CrewOperation } from './node.type';
+import type { CrewOperation } from './common/node.type';
 
 /** Each resource's operations by their values, as the resource files export them. Maps, so that no inherited key is found. */
 const resources = new Map<string, ReadonlyMap<string, CrewOperationModule>>([

@@ -3,7 +3,7 @@ import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperField
 import { loadInputsListing } from '../../kickoff/inputsListing';
 import { defaultDeploymentChoice } from '../../kickoff/deployment';
 import { offeredInputs, resolveDeployment } from '../../records/crewInputs';
-import { NO_INPUTS_NOTICE } from '../../kickoff/inputs.description';
+import { NO_INPUTS_NOTICE } from '../actions/descriptions/inputs.description';
 import { isToolCall } from '../actions/common/toolAnswer';
 import { CREDENTIAL_TYPE } from '../../transport';
 import { toolFieldDefault } from './toolParameters';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CrewOperation } from '../node.type';
+import type { CrewOperation } from './node.type';
 
 /** The operations that name a run by its kickoff ID. */
 export type KickoffIdOperation = Extract<CrewOperation, 'getStatus' | 'resume' | 'stop'>;

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { CrewOperation, CrewResource } from '../node.type';
+import type { CrewOperation, CrewResource } from './node.type';
 
 /** One entry of an Operation menu: every entry names the action n8n's nodes panel lists. */
 export interface OperationEntry extends INodePropertyOptions {

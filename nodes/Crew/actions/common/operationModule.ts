@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
 
 /** An operation run item by item: one item's output, or it throws that item's error. */
 export type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { toItemError } from '../../../itemResults/itemError';
-import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
 import type { PerItemExecute } from './operationModule';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CrewOperation } from '../node.type';
+import type { CrewOperation } from './node.type';
 import { isPlainObject } from '../../../records/plainObject';
 
 /**

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as sendMessage from './sendMessage.operation';
 import { operationMenu } from '../common/operationMenu';
 import type { CrewOperationModule } from '../common/operationModule';
-import type { CrewOperation } from '../node.type';
+import type { CrewOperation } from '../common/node.type';
 
 /** The Conversation resource: a deployed conversational flow, one turn per message. */
 export const description: INodeProperties[] = [

@@ -8,7 +8,7 @@ import { findSession, keepSession } from '../../../chat/sessions';
 import { runTurn } from '../../../chat/turn';
 import { rememberSending, sentEarlier, turnMemoryOf } from '../../../chat/turnMemory';
 import { getCrewConnection } from '../../../transport';
-import type { OperationTools } from '../../../itemResults/operationTools';
+import type { OperationTools } from '../../../execution/operationTools';
 import { isToolCall } from '../common/toolAnswer';
 
 const show = { operation: ['sendMessage'] };

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { deploymentTypeFields } from '../../../kickoff/deployment';
-import { filesFields } from '../../../files/files.description';
-import { inputsFields } from '../../../kickoff/inputs.description';
+import { filesFields } from '../descriptions/files.description';
+import { inputsFields } from '../descriptions/inputs.description';
 import * as getInputs from './getInputs.operation';
 import * as getStatus from './getStatus.operation';
 import * as kickoff from './kickoff.operation';
@@ -11,7 +11,7 @@ import * as resume from './resume.operation';
 import * as stop from './stop.operation';
 import { operationMenu } from '../common/operationMenu';
 import type { CrewOperationModule } from '../common/operationModule';
-import type { CrewOperation } from '../node.type';
+import type { CrewOperation } from '../common/node.type';
 
 /** The Crew resource: its operation picker and each operation's fields. */
 export const description: INodeProperties[] = [

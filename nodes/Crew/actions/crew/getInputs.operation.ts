@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { offeredInputs, resolveDeployment } from '../../../records/crewInputs';
-import type { OperationTools } from '../../../itemResults/operationTools';
+import type { OperationTools } from '../../../execution/operationTools';
 import { defaultDeploymentChoice } from '../../../kickoff/deployment';
 import { loadInputsListing } from '../../../kickoff/inputsListing';
 

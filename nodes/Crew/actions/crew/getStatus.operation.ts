@@ -6,7 +6,7 @@ import { getCrewConnection, isSuccess } from '../../../transport';
 import { requestCrewStatus } from '../../../status/statusRequest';
 import { retryPassingFailures } from '../../../transport/retryReads';
 import { kickoffIdField, readKickoffId } from '../common/kickoffId';
-import type { OperationTools } from '../../../itemResults/operationTools';
+import type { OperationTools } from '../../../execution/operationTools';
 import { deploymentOf } from '../../../kickoff/deployment';
 
 export const description: INodeProperties[] = [kickoffIdField('getStatus')];

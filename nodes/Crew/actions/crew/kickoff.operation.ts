@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getCrewConnection } from '../../../transport';
-import { startingOptions } from '../../../kickoff/inputs.description';
-import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
+import { startingOptions } from '../descriptions/inputs.description';
+import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
 import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';

@@ -1,17 +1,17 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../../../waiting/concurrency';
-import { startingOptions } from '../../../kickoff/inputs.description';
+import { mapWithConcurrency } from '../../../execution/concurrency';
+import { startingOptions } from '../descriptions/inputs.description';
 import { liveProgress } from '../../../waiting/liveProgress';
-import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
 import { deploymentOf } from '../../../kickoff/deployment';
 import { withTries } from '../../../retryOnFail/triesMemory';
 import type { Tries } from '../../../retryOnFail/triesMemory';
-import { startItemKickoff } from '../../../kickoff/itemKickoff';
+import { startItemKickoff } from './itemKickoff';
 import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCallback';
 import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../../waiting/batchWait';
 import { waitByPolling } from '../../../waiting/pollingWait';
-import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
+import { pollIntervalField, timeoutField } from '../descriptions/wait.description';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
 import { kickoffSender, readStopSettings, stopOptionFields } from '../../../stop/stopCrews';

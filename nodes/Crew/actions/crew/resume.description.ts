@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, webhookUrlOptions } from '../../../kickoff/inputs.description';
-import { humanInputWebhookUrlOption } from '../../../callbacksOut/callbacks.description';
+import { optionsCollection, webhookUrlOptions } from '../descriptions/inputs.description';
+import { humanInputWebhookUrlOption } from '../descriptions/callbacks.description';
 import { kickoffIdField } from '../common/kickoffId';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../../waiting/batchWait';
-import { pollIntervalField, timeoutField } from '../../../waiting/wait.description';
+import { pollIntervalField, timeoutField } from '../descriptions/wait.description';
 import { onTimeoutField, stopCrewsOnCancelField } from '../../../stop/stopCrews';
 import { resumeWaitByField, waitByOptions } from './waitBy.description';
 import { fromVersion, HUMAN_IN_THE_LOOP_VERSION, RESUME_STOPS_VERSION } from '../../../versions/crewVersions';

@@ -15,7 +15,7 @@ import { readKickoffId } from '../common/kickoffId';
 import { withTries } from '../../../retryOnFail/triesMemory';
 import type { Tries } from '../../../retryOnFail/triesMemory';
 import { failedSend } from '../../../kickoff/sendOutcome';
-import type { ItemOutcome, OperationTools } from '../../../itemResults/operationTools';
+import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
 import { readWaitSettings } from '../../../waiting/batchWait';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByPolling } from '../../../waiting/pollingWait';

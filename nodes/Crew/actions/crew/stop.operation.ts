@@ -6,7 +6,7 @@ import { crewAnswerError, stopNotFoundError, stopUnavailableError } from '../../
 import { readServiceMessage } from '../../../transport/serviceMessage';
 import { requestStop } from '../../../stop/stopRun';
 import { kickoffIdField, readKickoffId } from '../common/kickoffId';
-import type { OperationTools } from '../../../itemResults/operationTools';
+import type { OperationTools } from '../../../execution/operationTools';
 import { nextStopRetry } from '../../../stop/unregisteredStop';
 
 export const description: INodeProperties[] = [kickoffIdField('stop')];

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as answer from './answer.operation';
 import { operationMenu } from '../common/operationMenu';
 import type { CrewOperationModule } from '../common/operationModule';
-import type { CrewOperation } from '../node.type';
+import type { CrewOperation } from '../common/node.type';
 
 /** The Flow Feedback Request resource: a request the Crew Trigger received, answered once. */
 export const description: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import type { OperationTools } from '../../../../../nodes/itemResults/operationTools';
+import type { OperationTools } from '../../../../../nodes/execution/operationTools';
 import { runPerItem } from '../../../../../nodes/Crew/actions/common/perItem';
 
 const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1.3, position: [0, 0], parameters: {} };

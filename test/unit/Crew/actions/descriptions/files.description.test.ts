@@ -3,7 +3,7 @@
 import { NodeHelpers } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { Crew } from '../../../nodes/Crew/Crew.node';
+import { Crew } from '../../../../../nodes/Crew/Crew.node';
 
 const { description } = new Crew();
 

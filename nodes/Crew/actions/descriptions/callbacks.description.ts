@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { StreamEventGroup } from './streamEvents';
+import type { StreamEventGroup } from '../../../callbacksOut/streamEvents';
 
 /** Each event group's choice, in the order n8n lists options: alphabetical by name. */
 const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string }> = {

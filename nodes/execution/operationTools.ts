@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Sleep } from '../transport/cancellableSleep';
+import type { Sleep } from './cancellableSleep';
 
 /** What the operations need from the world besides `this`: time and cancellation. */
 export interface OperationTools {

@@ -1,16 +1,16 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readKickoffBody, startCrew } from './startCrew';
-import { deploymentOf } from './deployment';
-import { readItemFiles } from '../files/itemFiles';
-import { getCrewConnection } from '../transport';
-import type { CrewContext } from '../transport';
-import { toItemError } from '../itemResults/itemError';
-import type { OperationTools } from '../itemResults/operationTools';
-import type { Tries } from '../retryOnFail/triesMemory';
-import { callbackHumanInputField, callbackStreamField, hashCallbackToken, newCallbackToken } from '../callbacksOut/resumeCallbacks';
-import type { CallbackStart } from '../waiting/waitByCallback';
+import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
+import { deploymentOf } from '../../../kickoff/deployment';
+import { readItemFiles } from '../../../files/itemFiles';
+import { getCrewConnection } from '../../../transport';
+import type { CrewContext } from '../../../transport';
+import { toItemError } from '../../../itemResults/itemError';
+import type { OperationTools } from '../../../execution/operationTools';
+import type { Tries } from '../../../retryOnFail/triesMemory';
+import { callbackHumanInputField, callbackStreamField, hashCallbackToken, newCallbackToken } from '../../../callbacksOut/resumeCallbacks';
+import type { CallbackStart } from '../../../waiting/waitByCallback';
 
 /**
  * One item's kickoff in Kickoff and Wait, for either wait: its crew started (or the one an

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { callbackOptions } from '../callbacksOut/callbacks.description';
+import { callbackOptions } from './callbacks.description';
 
 /** Operations that start a crew and so take inputs and kickoff options. */
 export const STARTING_OPERATIONS = ['kickoff', 'kickoffAndWait'];

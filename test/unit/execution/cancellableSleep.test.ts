@@ -1,5 +1,5 @@
-import { createCancellableSleep, SLEEP_CHUNK_MS } from '../../../nodes/transport/cancellableSleep';
-import type { N8nSleep } from '../../../nodes/transport/cancellableSleep';
+import { createCancellableSleep, SLEEP_CHUNK_MS } from '../../../nodes/execution/cancellableSleep';
+import type { N8nSleep } from '../../../nodes/execution/cancellableSleep';
 
 /** A fake n8n sleep on a simulated clock; `onSleep` runs before each chunk passes. */
 function fakeSleeps(onSleep: (clock: number) => void = () => {}) {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './batchWait';
-import { MAX_POLL_INTERVAL_MS } from './pollPolicy';
+import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../../../waiting/batchWait';
+import { MAX_POLL_INTERVAL_MS } from '../../../waiting/pollPolicy';
 
 /**
  * The two settings of the batch wait (batchWait.ts, readWaitSettings), one definition for

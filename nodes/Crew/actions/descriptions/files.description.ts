@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { STARTING_OPERATIONS } from '../kickoff/inputs.description';
-import { beforeVersion, fromVersion, HUMAN_IN_THE_LOOP_VERSION } from '../versions/crewVersions';
+import { STARTING_OPERATIONS } from './inputs.description';
+import { beforeVersion, fromVersion, HUMAN_IN_THE_LOOP_VERSION } from '../../../versions/crewVersions';
 
 const fieldName: INodeProperties = {
 	displayName: 'File Field Name',
