@@ -13,7 +13,7 @@ import { waitForCompletion } from '../waiting/waitForCompletion';
 import type { RunningKickoff, WaitOutcome } from '../waiting/waitForCompletion';
 import { MAX_CONCURRENT_STATUS_READS, outcomeToItem, statusReader } from '../waiting/batchWait';
 import { mapWithConcurrency } from '../execution/concurrency';
-import type { ItemOutcome } from '../execution/operationTools';
+import type { ItemOutcome } from '../itemResults/outputItems';
 import { errorOutputItem } from '../itemResults/outputItems';
 
 /**

@@ -1,5 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { createCancellableSleep } from './cancellableSleep';
 import type { Sleep } from './cancellableSleep';
 
 /** What the operations need from the world besides `this`: time and cancellation. */
@@ -9,9 +10,13 @@ export interface OperationTools {
 	isCancelled: () => boolean;
 }
 
-/**
- * One input item's outcome: its output, or its error (with the kickoff ID when one exists).
- * `sendMessage` is what n8n's chat shows while the execution waits at this node (an item of
- * a parked execution, nodes/waiting/chatWhileParked.ts).
- */
-export type ItemOutcome = { json: IDataObject; sendMessage?: string } | { error: Error; kickoffId?: string };
+/** The tools of one run of the node: the real clock, and the execution's cancel signal. */
+export function createOperationTools(context: IExecuteFunctions): OperationTools {
+	// Older n8n versions have no cancel signal; those runs can only end by the timeout.
+	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
+	return {
+		now: () => Date.now(),
+		sleep: createCancellableSleep(signal),
+		isCancelled: () => signal?.aborted === true,
+	};
+}

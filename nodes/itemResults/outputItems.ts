@@ -2,6 +2,13 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { toItemError } from './itemError';
 
+/**
+ * One input item's outcome: its output, or its error (with the kickoff ID when one exists).
+ * `sendMessage` is what n8n's chat shows while the execution waits at this node (an item of
+ * a parked execution, nodes/waiting/chatWhileParked.ts).
+ */
+export type ItemOutcome = { json: IDataObject; sendMessage?: string } | { error: Error; kickoffId?: string };
+
 /** What a failed item tells, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
 export function errorDetails(outcome: { error: Error; kickoffId?: string }): IDataObject {
 	const json: IDataObject = { error: outcome.error.message };

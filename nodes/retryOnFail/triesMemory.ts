@@ -6,7 +6,7 @@ import { earlierTry, forgetRunMemory, maybeStartedText, rememberEnding, remember
 import type { NodeContext, RunMemory, SentRequest } from './earlierTries';
 import type { SendOutcome } from '../kickoff/sendOutcome';
 import type { FirstPhaseOutcome } from '../waiting/firstPhase';
-import type { ItemOutcome } from '../execution/operationTools';
+import type { ItemOutcome } from '../itemResults/outputItems';
 
 /**
  * The n8n side of what a node's tries remember (earlierTries.ts): one recorder per run

@@ -12,7 +12,8 @@ import { crewAnswerError, notFoundError } from '../transport/crewErrors';
 import { isPassingFailure, isSuccess, retryAfterOf } from '../transport';
 import { requestCrewStatus } from '../status/statusRequest';
 import type { CrewConnection, CrewContext } from '../transport';
-import type { ItemOutcome, OperationTools } from '../execution/operationTools';
+import type { OperationTools } from '../execution/operationTools';
+import type { ItemOutcome } from '../itemResults/outputItems';
 
 /**
  * The batch wait engine: what Kickoff and Wait (both Wait By modes) and Resume's

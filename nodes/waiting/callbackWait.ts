@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FirstPhaseOutcome } from './firstPhase';
+import { isToolCall } from '../execution/toolCall';
 
 /**
  * The pure parts of Kickoff and Wait's "Wait By: Callback" on the park side: the
@@ -101,7 +102,7 @@ export function waitingRecord(kickoffId: string, waitTill: number): IDataObject 
 
 /** Why callback mode cannot run here, or undefined when it can. Any number of items can: the batch parks once. */
 export function callbackRefusal(nodeType: string): { message: string; description: string } | undefined {
-	if (nodeType.endsWith('Tool')) {
+	if (isToolCall(nodeType, false)) {
 		return {
 			message: 'Wait By: Callback cannot be used when the Crew node runs as an AI tool',
 			description: 'An agent\'s tool call cannot park the execution. Set Wait By to Polling.',

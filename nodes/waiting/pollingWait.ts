@@ -8,7 +8,8 @@ import type { LiveProgress } from './liveProgress';
 import { stopCrewsLeft } from '../stop/stopCrews';
 import type { StopSettings } from '../stop/stopCrews';
 import type { DeploymentKind } from '../records/crewInputs';
-import type { ItemOutcome, OperationTools } from '../execution/operationTools';
+import type { OperationTools } from '../execution/operationTools';
+import type { ItemOutcome } from '../itemResults/outputItems';
 import type { Tries } from '../retryOnFail/triesMemory';
 
 /**

@@ -6,7 +6,7 @@ import { stopOnCancel } from '../stop/stopCrews';
 import type { StopSettings } from '../stop/stopCrews';
 import { withRunningCrews } from './batchWait';
 import type { RunningKickoff } from './waitForCompletion';
-import type { ItemOutcome } from '../execution/operationTools';
+import type { ItemOutcome } from '../itemResults/outputItems';
 
 /**
  * One item's start in a batch wait: its run, started, or the error its item ends with.

@@ -1,16 +1,17 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { createCancellableSleep } from '../../execution/cancellableSleep';
+import { createOperationTools } from '../../execution/operationTools';
 import * as conversation from './conversation/Conversation.resource';
 import * as crew from './crew/Crew.resource';
 import * as feedbackRequest from './feedbackRequest/FeedbackRequest.resource';
 import { toItemError } from '../../itemResults/itemError';
-import type { ItemOutcome, OperationTools } from '../../execution/operationTools';
+import type { ItemOutcome } from '../../itemResults/outputItems';
 import type { CrewOperationModule } from './common/operationModule';
 import { errorOutputItem } from '../../itemResults/outputItems';
 import { runPerItem } from './common/perItem';
-import { isToolCall, toolAnswer, toolErrorAnswer, withAdviceInMessage } from './common/toolAnswer';
+import { toolAnswer, toolErrorAnswer, withAdviceInMessage } from './common/toolAnswer';
+import { runsAsTool } from '../../execution/toolCall';
 import type { CrewOperation } from './common/node.type';
 
 /** Each resource's operations by their values, as the resource files export them. Maps, so that no inherited key is found. */
@@ -31,25 +32,13 @@ export function findOperation(node: INode, resource: string, operation: string):
 	return found;
 }
 
-function createTools(context: IExecuteFunctions): OperationTools {
-	// Older n8n versions have no cancel signal; those runs can only end by the timeout.
-	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
-	return {
-		now: () => Date.now(),
-		sleep: createCancellableSleep(signal),
-		isCancelled: () => signal?.aborted === true,
-	};
-}
-
 /**
  * Runs the chosen operation and gives exactly one output item per input item,
  * paired and in order. As an agent's tool, the same run answers in short and
  * puts the advice of an error into its message, the only part a model sees.
  */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	// n8n 1.x has no isToolExecution; n8n 2.x's AI Agent runs tools where it answers false (see isToolCall).
-	const toolExecution = typeof this.isToolExecution === 'function' && this.isToolExecution();
-	if (!isToolCall(this.getNode().type, toolExecution)) return await routeOperation.call(this, false);
+	if (!runsAsTool(this)) return await routeOperation.call(this, false);
 	try {
 		return await routeOperation.call(this, true);
 	} catch (error) {
@@ -63,7 +52,7 @@ async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promis
 	const resource = this.getNodeParameter('resource', 0, 'crew') as string;
 	const operation = this.getNodeParameter('operation', 0) as CrewOperation;
 	const chosen = findOperation(this.getNode(), resource, operation);
-	const tools = createTools(this);
+	const tools = createOperationTools(this);
 	let outcomes: ItemOutcome[];
 	if ('executeBatch' in chosen) {
 		outcomes = await chosen.executeBatch.call(this, itemCount, tools);

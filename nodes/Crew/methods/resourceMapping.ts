@@ -4,7 +4,7 @@ import { loadInputsListing } from '../../kickoff/inputsListing';
 import { defaultDeploymentChoice } from '../../kickoff/deployment';
 import { offeredInputs, resolveDeployment } from '../../records/crewInputs';
 import { NO_INPUTS_NOTICE } from '../actions/descriptions/inputs.description';
-import { isToolCall } from '../actions/common/toolAnswer';
+import { isToolCall } from '../../execution/toolCall';
 import { CREDENTIAL_TYPE } from '../../transport';
 import { toolFieldDefault } from './toolParameters';
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
+import type { OperationTools } from '../../../execution/operationTools';
+import type { ItemOutcome } from '../../../itemResults/outputItems';
 
 /** An operation run item by item: one item's output, or it throws that item's error. */
 export type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { toItemError } from '../../../itemResults/itemError';
-import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
+import type { OperationTools } from '../../../execution/operationTools';
+import type { ItemOutcome } from '../../../itemResults/outputItems';
 import type { PerItemExecute } from './operationModule';
 
 /**

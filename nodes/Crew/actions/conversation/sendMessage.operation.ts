@@ -9,7 +9,7 @@ import { runTurn } from '../../../chat/turn';
 import { rememberSending, sentEarlier, turnMemoryOf } from '../../../chat/turnMemory';
 import { getCrewConnection } from '../../../transport';
 import type { OperationTools } from '../../../execution/operationTools';
-import { isToolCall } from '../common/toolAnswer';
+import { runsAsTool } from '../../../execution/toolCall';
 
 const show = { operation: ['sendMessage'] };
 
@@ -121,7 +121,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	const keyValue = this.getNodeParameter('conversationKey', itemIndex, '') as unknown;
 	const conversationKey = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue).trim() : '';
 	const givenSession = String(options.flowSessionId ?? '').trim();
-	const forTool = isToolCall(this.getNode().type, typeof this.isToolExecution === 'function' && this.isToolExecution());
+	const forTool = runsAsTool(this);
 	if (conversationKey === '' && givenSession === '' && !forTool) {
 		throw new NodeOperationError(this.getNode(), 'Conversation Key is empty', {
 			itemIndex,

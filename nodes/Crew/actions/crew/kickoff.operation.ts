@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getCrewConnection } from '../../../transport';
 import { startingOptions } from '../descriptions/inputs.description';
-import type { ItemOutcome, OperationTools } from '../../../execution/operationTools';
+import type { OperationTools } from '../../../execution/operationTools';
+import type { ItemOutcome } from '../../../itemResults/outputItems';
 import { readKickoffBody, startCrew } from '../../../kickoff/startCrew';
 import { deploymentOf } from '../../../kickoff/deployment';
 import { readItemFiles } from '../../../files/itemFiles';

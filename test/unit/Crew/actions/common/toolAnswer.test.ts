@@ -1,4 +1,5 @@
-import { isToolCall, messageForModel, toolAnswer, toolErrorAnswer } from '../../../../../nodes/Crew/actions/common/toolAnswer';
+import { isToolCall } from '../../../../../nodes/execution/toolCall';
+import { messageForModel, toolAnswer, toolErrorAnswer } from '../../../../../nodes/Crew/actions/common/toolAnswer';
 
 const record = {
 	kickoff_id: 'k-1',
