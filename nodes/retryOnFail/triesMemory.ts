@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { earlierTry, forgetRunMemory, maybeStartedText, rememberEnding, rememberKickoff, requestDigest, retryFollows, runMemoryOf, tryEndingOf } from './earlierTries';
 import type { NodeContext, RunMemory, SentRequest } from './earlierTries';
 import type { SendOutcome } from '../kickoff/sendOutcome';
-import type { FirstPhaseOutcome } from '../waiting/firstPhase';
+import type { WaitEndings } from '../waiting/startedCrews';
 import type { ItemOutcome } from '../itemResults/outputItems';
 
 /**
@@ -25,7 +25,7 @@ export interface TriedKickoff {
 	answer?: IDataObject;
 }
 
-export interface Tries {
+export interface Tries extends WaitEndings {
 	/**
 	 * The item's run: the one an earlier try started for the same request, or the one `send`
 	 * starts now, remembered as soon as it is answered (a try that throws later still knows
@@ -33,8 +33,6 @@ export interface Tries {
 	 * item's error says so. Throws the item's error.
 	 */
 	send(itemIndex: number, crew: CrewOfSend, send: () => Promise<SendOutcome>): Promise<TriedKickoff>;
-	/** How each started item's wait ended (kickoffs and outcomes in the same order): what the next try does with it. */
-	ended(kickoffs: ReadonlyArray<{ itemIndex: number }>, outcomes: readonly FirstPhaseOutcome[]): void;
 }
 
 /** What a send adds for its crew. */

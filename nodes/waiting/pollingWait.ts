@@ -3,14 +3,13 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { outcomeToItem, pollRunningCrews } from './batchWait';
 import type { WaitSettings } from './batchWait';
 import { startedCrews, withOutputFields } from './startedCrews';
-import type { KickoffResult } from './startedCrews';
+import type { KickoffResult, WaitEndings } from './startedCrews';
 import type { LiveProgress } from './liveProgress';
-import { stopCrewsLeft } from '../stop/stopCrews';
-import type { StopSettings } from '../stop/stopCrews';
+import { stopCrewsLeft } from './waitStops';
+import type { StopSettings } from './waitStops';
 import type { DeploymentKind } from '../records/crewInputs';
 import type { OperationTools } from '../execution/operationTools';
 import type { ItemOutcome } from '../itemResults/outputItems';
-import type { Tries } from '../retryOnFail/triesMemory';
 
 /**
  * Wait By: Polling for a batch of runs already started: Kickoff and Wait's crews and the runs
@@ -35,7 +34,7 @@ export interface PollingBatch {
  * asked for, such as Resume's `resumed_kickoff_id`) or its error. Without Continue On Fail a
  * failed start fails the node first, naming (or, after a cancel, stopping) the runs started.
  */
-export async function waitByPolling(context: IExecuteFunctions, starts: readonly KickoffResult[], batch: PollingBatch, tools: OperationTools, tries: Pick<Tries, 'ended'>): Promise<ItemOutcome[]> {
+export async function waitByPolling(context: IExecuteFunctions, starts: readonly KickoffResult[], batch: PollingBatch, tools: OperationTools, tries: WaitEndings): Promise<ItemOutcome[]> {
 	const { running, connection } = await startedCrews(context, starts, batch.stopping, tools.isCancelled);
 	const { settings, deadline, deployment, stopping } = batch;
 	const polled = connection ? await pollRunningCrews(context, running, { connection, settings, deadline, deployment, onStatus: batch.progress?.onStatus }, tools) : [];

@@ -2,11 +2,21 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { getCrewConnection } from '../transport';
 import type { CrewConnection } from '../transport';
-import { stopOnCancel } from '../stop/stopCrews';
-import type { StopSettings } from '../stop/stopCrews';
+import { stopOnCancel } from './waitStops';
+import type { StopSettings } from './waitStops';
 import { withRunningCrews } from './batchWait';
 import type { RunningKickoff } from './waitForCompletion';
+import type { FirstPhaseOutcome } from './firstPhase';
 import type { ItemOutcome } from '../itemResults/outputItems';
+
+/**
+ * How each started run's wait ended, as a wait reports it once it knows: Retry On Fail keeps it
+ * (nodes/retryOnFail/triesMemory.ts), so that a retry follows again the runs still worth it.
+ */
+export interface WaitEndings {
+	/** The started runs and their outcomes, in the same order. */
+	ended(kickoffs: ReadonlyArray<{ itemIndex: number }>, outcomes: readonly FirstPhaseOutcome[]): void;
+}
 
 /**
  * One item's start in a batch wait: its run, started, or the error its item ends with.

@@ -9,17 +9,16 @@ import type { WaitOutcome } from './waitForCompletion';
 import { outcomeToItem, statusReader } from './batchWait';
 import type { WaitSettings } from './batchWait';
 import { startedCrews, withOutputFields } from './startedCrews';
-import type { KickoffResult } from './startedCrews';
+import type { KickoffResult, WaitEndings } from './startedCrews';
 import { liveProgress } from './liveProgress';
 import { chatWhileParked } from './chatWhileParked';
-import { stopCrewsLeft } from '../stop/stopCrews';
-import type { StopSettings } from '../stop/stopCrews';
+import { stopCrewsLeft } from './waitStops';
+import type { StopSettings } from './waitStops';
 import type { OperationTools } from '../execution/operationTools';
 import type { ItemOutcome } from '../itemResults/outputItems';
 import { errorDetails } from '../itemResults/outputItems';
 import { toItemError } from '../itemResults/itemError';
 import type { DeploymentKind } from '../records/crewInputs';
-import type { Tries } from '../retryOnFail/triesMemory';
 
 /**
  * Wait By: Callback, the park step, for Kickoff and Wait and Resume's Wait for the Resumed Run:
@@ -104,7 +103,7 @@ export interface CallbackBatch {
  * become what the resume webhook (nodes/callbacksIn/parkedResume.ts) reads and what n8n outputs
  * at the timeout, since n8n runs none of this node's code after a resume.
  */
-export async function waitByCallback(context: IExecuteFunctions, started: readonly CallbackStart[], batch: CallbackBatch, tools: OperationTools, tries: Pick<Tries, 'ended'>): Promise<ItemOutcome[]> {
+export async function waitByCallback(context: IExecuteFunctions, started: readonly CallbackStart[], batch: CallbackBatch, tools: OperationTools, tries: WaitEndings): Promise<ItemOutcome[]> {
 	const node = context.getNode();
 	const { settings, stopping, startedAt, resumeUrl } = batch;
 	const waitTill = startedAt + settings.timeoutMs;

@@ -4,44 +4,7 @@
 // the check needs no tool beyond the repository.
 import * as path from 'node:path';
 
-import { importGraph, relativeSpecifiers, ROOT, SOURCE_FOLDERS, sourceFiles } from '../helpers/importGraph';
-
-/** The strongly connected components with more than one file, or a file importing itself (Tarjan). */
-export function circles(graph: Map<string, string[]>): string[][] {
-	let counter = 0;
-	const index = new Map<string, number>();
-	const low = new Map<string, number>();
-	const stack: string[] = [];
-	const onStack = new Set<string>();
-	const found: string[][] = [];
-	const visit = (node: string) => {
-		index.set(node, counter);
-		low.set(node, counter);
-		counter++;
-		stack.push(node);
-		onStack.add(node);
-		for (const next of graph.get(node) ?? []) {
-			if (!index.has(next)) {
-				visit(next);
-				low.set(node, Math.min(low.get(node)!, low.get(next)!));
-			} else if (onStack.has(next)) {
-				low.set(node, Math.min(low.get(node)!, index.get(next)!));
-			}
-		}
-		if (low.get(node) === index.get(node)) {
-			const component: string[] = [];
-			let member: string;
-			do {
-				member = stack.pop()!;
-				onStack.delete(member);
-				component.push(member);
-			} while (member !== node);
-			if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort());
-		}
-	};
-	for (const node of graph.keys()) if (!index.has(node)) visit(node);
-	return found;
-}
+import { circles, importGraph, relativeSpecifiers, ROOT, SOURCE_FOLDERS, sourceFiles } from '../helpers/importGraph';
 
 describe('import circles', () => {
 	it('reads value, type, re-export, side-effect and dynamic imports, and only relative ones', () => {

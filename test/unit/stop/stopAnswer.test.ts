@@ -1,6 +1,4 @@
 import { isBareRouteNotFound, readCurrentState, readStopAnswer, stopResultOf } from '../../../nodes/stop/stopAnswer';
-import { crewsToStop, readStopSettings } from '../../../nodes/stop/stopCrews';
-import type { WaitOutcome } from '../../../nodes/waiting/waitForCompletion';
 
 describe('readStopAnswer: what POST /stop answered', () => {
 	it('a 2xx stopped the run, whatever its body', () => {
@@ -44,25 +42,5 @@ describe('readStopAnswer: what POST /stop answered', () => {
 		expect(stopResultOf(400, { detail: 'Cannot stop execution. Current state: SUCCESS' })).toEqual({ kind: 'ended', state: 'completed' });
 		expect(stopResultOf(404, { detail: 'Not Found' })).toEqual({ kind: 'notStopped', reason: expect.stringMatching(/cannot be stopped through its API.*dashboard/) });
 		expect(stopResultOf(503, {}, 'Service Unavailable')).toEqual({ kind: 'notStopped', reason: 'the crew service answered 503: Service Unavailable' });
-	});
-});
-
-describe('which crews a wait stops', () => {
-	it('stops at a cancel by default from node version 1.3; the option decides when set', () => {
-		expect(readStopSettings({}, 1.2)).toEqual({ stopAtTimeout: false, stopOnCancel: false });
-		expect(readStopSettings({}, 1.3)).toEqual({ stopAtTimeout: false, stopOnCancel: true });
-		expect(readStopSettings({ stopCrewsOnCancel: false }, 1.3).stopOnCancel).toBe(false);
-		expect(readStopSettings({ stopCrewsOnCancel: true }, 1).stopOnCancel).toBe(true);
-		expect(readStopSettings({ onTimeout: 'stopCrews' }, 1).stopAtTimeout).toBe(true);
-		expect(readStopSettings({ onTimeout: 'leaveRunning' }, 1.3).stopAtTimeout).toBe(false);
-	});
-
-	it('only the crews still running at the timeout or the cancel, never one that ended', () => {
-		const status = { kickoff_id: 'k', state: 'completed' as const, result: 'r', result_json: null, error: null, task_id: null, response: {} };
-		const outcomes: WaitOutcome[] = [{ kind: 'completed', status }, { kind: 'timedOut' }, { kind: 'cancelled' }, { kind: 'failed', status: { ...status, state: 'failed' } }, { kind: 'error', error: new Error('x') }];
-		expect(crewsToStop(outcomes, { stopAtTimeout: true, stopOnCancel: true })).toEqual([1, 2]);
-		expect(crewsToStop(outcomes, { stopAtTimeout: false, stopOnCancel: true })).toEqual([2]);
-		expect(crewsToStop(outcomes, { stopAtTimeout: true, stopOnCancel: false })).toEqual([1]);
-		expect(crewsToStop(outcomes, { stopAtTimeout: false, stopOnCancel: false })).toEqual([]);
 	});
 });

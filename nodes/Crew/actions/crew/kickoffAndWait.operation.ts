@@ -15,8 +15,9 @@ import { waitByPolling } from '../../../waiting/pollingWait';
 import { pollIntervalField, timeoutField } from '../descriptions/wait.description';
 import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
-import { kickoffSender, readStopSettings, stopOptionFields } from '../../../stop/stopCrews';
-import type { StopOptions } from '../../../stop/stopCrews';
+import { readStopSettings, stopOptionFields } from '../descriptions/stop.description';
+import type { StopOptions } from '../descriptions/stop.description';
+import { kickoffSender } from '../../../waiting/waitStops';
 
 export const description: INodeProperties[] = [
 	waitByDescription,

@@ -5,7 +5,7 @@ import { humanInputWebhookUrlOption } from '../descriptions/callbacks.descriptio
 import { kickoffIdField } from '../common/kickoffId';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../../waiting/batchWait';
 import { pollIntervalField, timeoutField } from '../descriptions/wait.description';
-import { onTimeoutField, stopCrewsOnCancelField } from '../../../stop/stopCrews';
+import { onTimeoutField, stopCrewsOnCancelField } from '../descriptions/stop.description';
 import { resumeWaitByField, waitByOptions } from './waitBy.description';
 import { fromVersion, HUMAN_IN_THE_LOOP_VERSION, RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
 

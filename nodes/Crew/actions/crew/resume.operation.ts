@@ -24,8 +24,10 @@ import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCall
 import type { CallbackStart } from '../../../waiting/waitByCallback';
 import { batchFailure } from '../../../waiting/startedCrews';
 import { callbackHumanInputField, callbackStreamField, hashCallbackToken, newCallbackToken } from '../../../callbacksOut/resumeCallbacks';
-import { kickoffSender, readStopSettings } from '../../../stop/stopCrews';
-import type { StopOptions, StopSettings } from '../../../stop/stopCrews';
+import { readStopSettings } from '../descriptions/stop.description';
+import type { StopOptions } from '../descriptions/stop.description';
+import { kickoffSender } from '../../../waiting/waitStops';
+import type { StopSettings } from '../../../waiting/waitStops';
 import { HUMAN_IN_THE_LOOP_VERSION, RESUME_STOPS_VERSION } from '../../../versions/crewVersions';
 
 export { description } from './resume.description';
