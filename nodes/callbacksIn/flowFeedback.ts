@@ -2,7 +2,7 @@ import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { sameSecret } from './callbackAuth';
-import { isPlainObject } from '../records/plainObject';
+import { firstGiven, isPlainObject } from '../records/plainObject';
 
 /** The vendor's recommended replay window (FHITL-Jan12, docs/development/service-api.md#flow-feedback-requests): 5 minutes. */
 export const SIGNATURE_MAX_AGE_SECONDS = 300;
@@ -52,8 +52,6 @@ export function verifyFeedbackSignature(args: { headers: Headers; rawBody: strin
 	return sameSecret(given.toLowerCase(), expected) ? { ok: true, signedAtMs: Number(timestamp) * 1000, signature: expected } : { ok: false, reason: 'the signature does not match' };
 }
 
-const first = (...values: unknown[]) => values.find((value) => value !== undefined && value !== null);
-
 /**
  * A feedback request in stable names, from either documented shape: nested
  * (`event`, `request{…, emit_options}`, `deployment{}`) or flat (`event_type`,
@@ -65,21 +63,21 @@ export function toFeedbackRequestItem(payload: IDataObject): IDataObject {
 	const assignedTo = isPlainObject(payload.assigned_to) ? payload.assigned_to : {};
 	return {
 		event: 'feedback_requested',
-		request_type: first(payload.event, payload.event_type) ?? null,
-		request_id: first(request.id) ?? null,
-		flow_id: first(request.flow_id) ?? null,
-		flow_execution_id: first(payload.flow_execution_id, request.flow_execution_id) ?? null,
-		method_name: first(request.method_name) ?? null,
-		message: first(request.message) ?? null,
-		output: first(request.output) ?? null,
-		emit_options: first(request.emit_options, request.emit) ?? [],
-		default_outcome: first(request.default_outcome) ?? null,
-		state: first(request.state) ?? null,
-		callback_url: first(payload.callback_url, request.callback_url) ?? null,
-		deployment_id: first(deployment.id, payload.deployment_id) ?? null,
-		deployment_name: first(deployment.name, payload.deployment_name) ?? null,
-		assigned_to_email: first(payload.assigned_to_email, assignedTo.email) ?? null,
-		created_at: first(request.created_at) ?? null,
+		request_type: firstGiven(payload.event, payload.event_type) ?? null,
+		request_id: firstGiven(request.id) ?? null,
+		flow_id: firstGiven(request.flow_id) ?? null,
+		flow_execution_id: firstGiven(payload.flow_execution_id, request.flow_execution_id) ?? null,
+		method_name: firstGiven(request.method_name) ?? null,
+		message: firstGiven(request.message) ?? null,
+		output: firstGiven(request.output) ?? null,
+		emit_options: firstGiven(request.emit_options, request.emit) ?? [],
+		default_outcome: firstGiven(request.default_outcome) ?? null,
+		state: firstGiven(request.state) ?? null,
+		callback_url: firstGiven(payload.callback_url, request.callback_url) ?? null,
+		deployment_id: firstGiven(deployment.id, payload.deployment_id) ?? null,
+		deployment_name: firstGiven(deployment.name, payload.deployment_name) ?? null,
+		assigned_to_email: firstGiven(payload.assigned_to_email, assignedTo.email) ?? null,
+		created_at: firstGiven(request.created_at) ?? null,
 		payload,
 	};
 }

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { readPausedTask } from '../records/pausedTask';
-
-const first = (...values: unknown[]) => values.find((value) => value !== undefined && value !== null && value !== '');
+import { firstGiven } from '../records/plainObject';
 
 /**
  * A crew's human-input call in stable names. The vendor names its contents in
@@ -12,7 +11,7 @@ const first = (...values: unknown[]) => values.find((value) => value !== undefin
 export function toHumanInputItem(payload: IDataObject, authenticated = true): IDataObject {
 	return {
 		event: 'human_input_requested',
-		kickoff_id: first(payload.kickoff_id, payload.execution_id, payload.kickoffId, payload.executionId, payload.id) ?? null,
+		kickoff_id: firstGiven(payload.kickoff_id, payload.execution_id, payload.kickoffId, payload.executionId, payload.id) ?? null,
 		...readPausedTask(payload),
 		// False for the hosted service's call, which carries no Authorization: confirm with Get Status before acting on it.
 		authenticated,

@@ -4,6 +4,7 @@ import { InvalidParameterError } from '../records/invalidParameter';
 import { isAbsoluteHttpUrl } from '../records/urlOptions';
 import { isPlainObject } from '../records/plainObject';
 import { plainHttpProblem } from '../transport/ownNetwork';
+import { isSuccessCode } from '../transport/answers';
 
 /**
  * A flow feedback request's callback_url carries its own token (docs/development/service-api.md#flow-feedback-requests), so it is
@@ -56,7 +57,7 @@ export type FeedbackAnswerResult =
 /** What the callback_url's answer means, in words that say what to do; never the URL itself. */
 export function interpretFeedbackAnswer(statusCode: number, body: unknown, host: string): FeedbackAnswerResult {
 	const answer = isPlainObject(body) ? body : {};
-	if (statusCode >= 200 && statusCode < 300) {
+	if (isSuccessCode(statusCode)) {
 		const request = isPlainObject(answer.request) ? answer.request : {};
 		return {
 			ok: true,

@@ -66,12 +66,3 @@ export function callbackHumanInputField(body: IDataObject, resumeUrl: string, de
 	// No auth: the live call carries none (the stream's bearer token stays in `webhooks` only).
 	return humanInputFields({ url: resumeUrl }, {});
 }
-
-/** The signature n8n may add to a resume URL (`?signature=…`), a secret of its own. */
-export function signatureOf(resumeUrl: string): string | undefined {
-	try {
-		return new URL(resumeUrl).searchParams.get('signature') ?? undefined;
-	} catch {
-		return undefined;
-	}
-}

@@ -3,6 +3,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import type { OpenStream } from './turn';
 import { CREDENTIAL_TYPE, readBody, readFailure } from '../transport/index';
 import { requestRedactor } from '../transport/redactor';
+import { isSuccessCode } from '../transport/answers';
 import type { CrewAnswer, CrewConnection, CrewContext } from '../transport/index';
 
 /** What n8n's request helper gives for `encoding: 'stream'`: the response body as a Node stream. */
@@ -54,7 +55,7 @@ export async function openCrewEventStream(
 	const statusCode = response.statusCode ?? 0;
 	const body = (response.body ?? {}) as StreamBody;
 	body.setEncoding?.('utf8');
-	if (statusCode < 200 || statusCode >= 300) {
+	if (!isSuccessCode(statusCode)) {
 		let text = '';
 		try {
 			text = await readAll(body);

@@ -3,7 +3,6 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, JsonObject } from 'n8n-w
 
 import { isInputsListing } from '../records/crewInputs';
 import { crewAnswerError } from '../transport/crewErrors';
-import { scrubSecret } from '../transport/hiddenSecrets';
 import { getCrewConnection, isSuccess, sendCrewRequest } from '../transport';
 import { retryPassingFailures } from '../transport/retryReads';
 import type { OperationTools } from '../execution/operationTools';
@@ -20,10 +19,10 @@ export async function loadInputsListing(
 		tools.sleep,
 		tools.isCancelled,
 	);
-	const errorContext = { action: 'getInputs' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
+	const errorContext = { action: 'getInputs' as const, itemIndex, baseUrl: connection.baseUrl };
 	if (!isSuccess(answer)) throw crewAnswerError(context.getNode(), answer, errorContext);
 	if (!isInputsListing(answer.body)) {
-		const message = scrubSecret(`${connection.baseUrl}/inputs answered, but not with a crew's list of inputs`, connection.secret);
+		const message = `${connection.baseUrl}/inputs answered, but not with a crew's list of inputs`;
 		throw new NodeApiError(context.getNode(), { message } as JsonObject, {
 			message,
 			description: 'Check the Base URL in the Crew API credential: it must be the crew\'s own API address, as shown on its dashboard, not a web page.',

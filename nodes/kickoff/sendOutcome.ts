@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isSuccessCode } from '../transport/answers';
 import type { CrewAnswer } from '../transport/answers';
 import { readServiceMessage } from '../transport/serviceMessage';
 
@@ -40,7 +41,7 @@ export function unansweredSend(answer: CrewAnswer, multipart = false): Unanswere
 	}
 	if (answer.statusCode >= 400 && answer.statusCode < 500) return { sent: 'no' };
 	const said = readServiceMessage(answer.body);
-	if (answer.statusCode >= 200 && answer.statusCode < 300) return { sent: 'maybe', answered: `${answer.statusCode} without a kickoff_id` };
+	if (isSuccessCode(answer.statusCode)) return { sent: 'maybe', answered: `${answer.statusCode} without a kickoff_id` };
 	return { sent: 'maybe', answered: said ? `${answer.statusCode}: ${said}` : String(answer.statusCode) };
 }
 

@@ -14,9 +14,8 @@ import { buildCallbackFields, legacyWebhookSecret, readCallbackOptions } from '.
 import type { CallbackOptionValues } from '../callbacksOut/callbackBody';
 import { readCallbackSecrets } from '../callbacksOut/callbackSecrets';
 import { crewAnswerError } from '../transport/crewErrors';
-import { scrubSecret } from '../transport/hiddenSecrets';
 import { secretsSentIn } from '../records/sentSecrets';
-import { DEFAULT_KICKOFF_TIMEOUT_SECONDS } from '../transport';
+import { DEFAULT_KICKOFF_TIMEOUT_SECONDS, isSuccess } from '../transport';
 import type { CrewConnection, CrewContext } from '../transport';
 import { postAtMostOnce } from '../transport/postOnce';
 import { checkUrlOptions } from '../records/urlOptions';
@@ -78,7 +77,7 @@ export function readKickoffTimeoutMs(value: unknown): number {
 	return Math.round((value !== undefined && value !== null && value !== '' && seconds > 0 ? Math.min(seconds, MAX_KICKOFF_TIMEOUT_SECONDS) : DEFAULT_KICKOFF_TIMEOUT_SECONDS) * 1000);
 }
 
-function readKickoffId(body: unknown): string | undefined {
+function kickoffIdOfAnswer(body: unknown): string | undefined {
 	if (!isPlainObject(body)) return undefined;
 	const id = body.kickoff_id ?? body.kickoffId ?? body.id;
 	return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined;
@@ -106,17 +105,14 @@ export async function startCrew(
 	const request = await kickoffRequestBody(context, connection, itemIndex, body, files, sleep, timeoutMs);
 	// The transport hides every secret the kickoff carried in its answer (a multipart body's, named here), so nothing that reads it sees one.
 	const answer = await postAtMostOnce(sender, connection, '/kickoff', request, sleep, timeoutMs, secretsSentIn(body));
-	const errorContext = { action: 'kickoff' as const, itemIndex, secret: connection.secret, baseUrl: connection.baseUrl };
-	if (answer.kind !== 'http' || answer.statusCode < 200 || answer.statusCode >= 300) {
+	const errorContext = { action: 'kickoff' as const, itemIndex, baseUrl: connection.baseUrl };
+	if (!isSuccess(answer)) {
 		const error = multipartKickoffError(context, answer, files, itemIndex, connection) ?? crewAnswerError(context.getNode(), answer, errorContext);
 		return failedSend(error, answer, files?.mode === 'multipart');
 	}
-	const kickoffId = readKickoffId(answer.body);
+	const kickoffId = kickoffIdOfAnswer(answer.body);
 	if (kickoffId === undefined) {
-		const message = scrubSecret(
-			`The crew service answered ${answer.statusCode} to the kickoff but sent no kickoff_id`,
-			connection.secret,
-		);
+		const message = `The crew service answered ${answer.statusCode} to the kickoff but sent no kickoff_id`;
 		const error = new NodeApiError(context.getNode(), { message } as JsonObject, {
 			message,
 			description: 'The Base URL may point at something other than a crew (a web page, a proxy). Check it in the Crew API credential; the crew may or may not have started.',

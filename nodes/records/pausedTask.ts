@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from './plainObject';
+import { firstGiven, isPlainObject } from './plainObject';
 
 /**
  * What a person judges when a crew pauses for them: the task it waits on and that task's
@@ -22,8 +22,6 @@ export interface PausedTask {
 
 export const NO_PAUSED_TASK: PausedTask = { task_id: null, task_output: null, task_name: null, task_description: null };
 
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
-const first = (...values: unknown[]) => values.find(present);
 
 function idText(value: unknown): string | null {
 	if (typeof value === 'number') return String(value);
@@ -40,12 +38,12 @@ function text(value: unknown): string | null {
  */
 export function readPausedTask(body: IDataObject): PausedTask {
 	const task = isPlainObject(body.task) ? body.task : {};
-	const output = first(body.task_output, body.taskOutput, body.output, body.result, task.output, task.raw);
+	const output = firstGiven(body.task_output, body.taskOutput, body.output, body.result, task.output, task.raw);
 	return {
-		task_id: idText(first(body.task_id, body.taskId, task.id, task.task_id, task.name)),
+		task_id: idText(firstGiven(body.task_id, body.taskId, task.id, task.task_id, task.name)),
 		task_output: output === undefined ? null : (output as PausedTask['task_output']),
-		task_name: text(first(body.task_name, body.taskName, task.name)),
-		task_description: text(first(body.task_description, body.taskDescription, task.description)),
+		task_name: text(firstGiven(body.task_name, body.taskName, task.name)),
+		task_description: text(firstGiven(body.task_description, body.taskDescription, task.description)),
 	};
 }
 

@@ -1,6 +1,7 @@
 import { readCrewState } from '../status/crewStatus';
 import type { CrewState } from '../status/crewStatus';
 import { isPlainObject } from '../records/plainObject';
+import { isSuccessCode } from '../transport/answers';
 
 /**
  * What an answer to `POST /stop/{kickoff_id}` means (docs/development/service-api.md#stopping-a-run;
@@ -48,7 +49,7 @@ export function isBareRouteNotFound(body: unknown): boolean {
 }
 
 export function readStopAnswer(statusCode: number, body: unknown): StopVerdict {
-	if (statusCode >= 200 && statusCode < 300) return { kind: 'stopped' };
+	if (isSuccessCode(statusCode)) return { kind: 'stopped' };
 	if (statusCode === 405) return { kind: 'noRoute' };
 	if (statusCode === 404) return isBareRouteNotFound(body) ? { kind: 'noRoute' } : { kind: 'unknownRun' };
 	if (statusCode === 400 || statusCode === 409) {

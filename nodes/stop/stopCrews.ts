@@ -3,7 +3,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { readStopAnswer, stopResultOf } from './stopAnswer';
 import type { StopResult } from './stopAnswer';
 import { mapWithConcurrency } from '../execution/concurrency';
-import { scrubSecret } from '../transport/hiddenSecrets';
 import { readServiceMessage } from '../transport/serviceMessage';
 import { sendStopOnce } from './stopRun';
 import { getCrewConnection } from '../transport';
@@ -110,8 +109,8 @@ export async function stopStartedCrews(
 	const pace = createStopPace(clock);
 	return await mapWithConcurrency(crews, MAX_CONCURRENT_STOPS, async (crew): Promise<StopResult> => {
 		const answer = await stopStartedCrew(sender, stopConnection, crew, clock, pace);
-		if (answer.kind === 'network') return { kind: 'notStopped', reason: scrubSecret(`${answer.code}: ${answer.message}`, connection.secret) };
+		if (answer.kind === 'network') return { kind: 'notStopped', reason: `${answer.code}: ${answer.message}` };
 		const said = readServiceMessage(answer.body);
-		return stopResultOf(answer.statusCode, answer.body, said === undefined ? undefined : scrubSecret(said, connection.secret));
+		return stopResultOf(answer.statusCode, answer.body, said);
 	});
 }

@@ -22,8 +22,13 @@ export interface NetworkFailure {
 
 export type CrewAnswer = HttpAnswer | NetworkFailure;
 
+/** A 2xx: the service did what was asked. */
+export function isSuccessCode(statusCode: number): boolean {
+	return statusCode >= 200 && statusCode < 300;
+}
+
 export function isSuccess(answer: CrewAnswer): answer is HttpAnswer {
-	return answer.kind === 'http' && answer.statusCode >= 200 && answer.statusCode < 300;
+	return answer.kind === 'http' && isSuccessCode(answer.statusCode);
 }
 
 export function retryAfterOf(answer: CrewAnswer): number | undefined {

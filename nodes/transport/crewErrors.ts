@@ -11,12 +11,6 @@ export interface ErrorContext {
 	action: CrewAction;
 	itemIndex: number;
 	kickoffId?: string;
-	/**
-	 * Not read: the answers an error is built from come from the transport with every
-	 * secret of their request already hidden (sendCrewRequest, redactor.ts).
-	 * @deprecated
-	 */
-	secret?: string;
 	baseUrl?: string;
 }
 

@@ -145,7 +145,6 @@ export function statusReader(context: CrewContext, connection: CrewConnection, p
 			action: 'getStatus',
 			itemIndex: kickoff.itemIndex,
 			kickoffId: kickoff.kickoffId,
-			secret: connection.secret,
 			baseUrl: connection.baseUrl,
 		});
 		if (!isPassingFailure(answer)) return { kind: 'fatal', error };

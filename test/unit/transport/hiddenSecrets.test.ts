@@ -7,7 +7,7 @@ const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', type
 
 /** A kickoff's error for an HTTP answer, as the transport builds it. */
 function httpError(statusCode: number, body: unknown) {
-	return crewAnswerError(node, { kind: 'http', statusCode, body }, { action: 'kickoff', itemIndex: 2, secret: 'tok-SECRET-123456' });
+	return crewAnswerError(node, { kind: 'http', statusCode, body }, { action: 'kickoff', itemIndex: 2 });
 }
 
 describe('scrubSecret', () => {

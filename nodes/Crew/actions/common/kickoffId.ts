@@ -8,6 +8,10 @@ export type KickoffIdOperation = Extract<CrewOperation, 'getStatus' | 'resume' |
 
 const RUN_TO_FOLLOW = 'The kickoff_id a Kickoff returned. By default the kickoff_id of the incoming item: after a Resume, the resumed run.';
 
+/** Where a paused crew's kickoff_id and task_id come from: what Resume says when either is empty. */
+export const PAUSED_CREW_IDS_ADVICE =
+	'The Crew Trigger\'s Human Input Requested item, Get Status, or the output of Kickoff and Wait gives the kickoff_id and the task_id of a crew paused for human input.';
+
 /** What the field says on each operation, and what to do when it is empty. */
 const wording: Record<KickoffIdOperation, { description: string; whenEmpty: string }> = {
 	getStatus: {
@@ -16,8 +20,7 @@ const wording: Record<KickoffIdOperation, { description: string; whenEmpty: stri
 	},
 	resume: {
 		description: RUN_TO_FOLLOW,
-		whenEmpty:
-			'The Crew Trigger\'s Human Input Requested item, Get Status, or the output of Kickoff and Wait gives the kickoff_id and the task_id of a crew paused for human input.',
+		whenEmpty: PAUSED_CREW_IDS_ADVICE,
 	},
 	stop: {
 		description: 'The kickoff_id of the run to stop, as a Kickoff returned it. By default the kickoff_id of the incoming item.',

@@ -24,13 +24,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 			action: 'getStatus',
 			itemIndex,
 			kickoffId,
-			secret: connection.secret,
 			baseUrl: connection.baseUrl,
 		});
 	}
 	const status = readCrewStatus(kickoffId, answer.body, await deploymentOf(this, tools));
 	if (status.state === 'not_found') {
-		throw notFoundStatusError(this.getNode(), { action: 'getStatus', itemIndex, kickoffId, secret: connection.secret, baseUrl: connection.baseUrl });
+		throw notFoundStatusError(this.getNode(), { action: 'getStatus', itemIndex, kickoffId, baseUrl: connection.baseUrl });
 	}
 	return status;
 }

@@ -11,7 +11,7 @@ import { postAtMostOnce } from '../../../transport/postOnce';
 import { checkUrlOptions, URL_OPTIONS } from '../../../records/urlOptions';
 import type { RunningKickoff } from '../../../waiting/waitForCompletion';
 import { toItemError } from '../../../itemResults/itemError';
-import { readKickoffId } from '../common/kickoffId';
+import { PAUSED_CREW_IDS_ADVICE, readKickoffId } from '../common/kickoffId';
 import { withTries } from '../../../retryOnFail/triesMemory';
 import type { Tries } from '../../../retryOnFail/triesMemory';
 import { failedSend } from '../../../kickoff/sendOutcome';
@@ -48,7 +48,7 @@ function requiredText(context: IExecuteFunctions, name: string, label: string, i
 	if (value === '') {
 		throw new NodeOperationError(context.getNode(), `${label} is empty`, {
 			itemIndex,
-			description: 'The Crew Trigger\'s Human Input Requested item, Get Status, or the output of Kickoff and Wait gives the kickoff_id and the task_id of a crew paused for human input.',
+			description: PAUSED_CREW_IDS_ADVICE,
 		});
 	}
 	return value;
@@ -98,7 +98,7 @@ async function sendResume(context: IExecuteFunctions, itemIndex: number, connect
 	const crew = token === undefined ? {} : { tokenHash: hashCallbackToken(token) };
 	const sent = await round.tries.send(itemIndex, crew, async () => {
 		const answer = await postAtMostOnce(round.sender, connection, '/resume', { ...body, ...callback }, tools.sleep);
-		if (!isSuccess(answer)) return failedSend(crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, secret: connection.secret, baseUrl: connection.baseUrl }), answer);
+		if (!isSuccess(answer)) return failedSend(crewAnswerError(context.getNode(), answer, { action: 'resume', itemIndex, kickoffId: resumedKickoffId, baseUrl: connection.baseUrl }), answer);
 		return { kind: 'started', kickoffId: readResumedRunId(answer.body) ?? resumedKickoffId, answer: isPlainObject(answer.body) ? answer.body : {} };
 	});
 	const json = { ...(sent.answer ?? {}), kickoff_id: sent.kickoffId, resumed_kickoff_id: resumedKickoffId };

@@ -32,7 +32,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		await tools.sleep(pause);
 		answer = await requestStop(this, connection, kickoffId, tools.sleep);
 	}
-	const context = { action: 'stop' as const, itemIndex, kickoffId, secret: connection.secret, baseUrl: connection.baseUrl };
+	const context = { action: 'stop' as const, itemIndex, kickoffId, baseUrl: connection.baseUrl };
 	if (answer.kind !== 'http') throw crewAnswerError(this.getNode(), answer, context);
 	const verdict = readStopAnswer(answer.statusCode, answer.body);
 	switch (verdict.kind) {
