@@ -34,7 +34,7 @@ export const description: INodeProperties[] = [
 		},
 		pollIntervalField(),
 		timeoutField(
-			`How long to wait for all crews together, counted from the first kickoff. Crews still running then get an error item with the kickoff ID, and keep running unless On Timeout says to stop them. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
+			`How long to wait for all crews together, counted from the first kickoff (each try of Retry On Fail counts anew). Crews still running then get an error item with the kickoff ID, and keep running unless On Timeout says to stop them. 0 or empty means the default, ${DEFAULT_TIMEOUT_SECONDS} seconds; at most ${MAX_TIMEOUT_SECONDS} (24 hours).`,
 		),
 		...stopOptionFields,
 	]),

@@ -66,7 +66,7 @@ export const description: INodeProperties[] = [
 		{ ...pollIntervalField('With Wait for the Resumed Run: the wait between status reads, lengthened for long runs as in Kickoff and Wait'), displayOptions: whenWaiting },
 		{
 			...timeoutField(
-				`With Wait for the Resumed Run: how long to wait for all resumed runs together, counted from the first resume. Runs still going then get an error with the kickoff ID to read later with Get Status, and keep running unless On Timeout (node version 1.4 and later) says to stop them. 0 or empty means ${DEFAULT_TIMEOUT_SECONDS} seconds.`,
+				`With Wait for the Resumed Run: how long to wait for all resumed runs together, counted from the first resume (each try of Retry On Fail counts anew). Runs still going then get an error with the kickoff ID to read later with Get Status, and keep running unless On Timeout (node version 1.4 and later) says to stop them. 0 or empty means ${DEFAULT_TIMEOUT_SECONDS} seconds.`,
 			),
 			displayOptions: whenWaiting,
 		},
