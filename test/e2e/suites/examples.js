@@ -65,7 +65,7 @@ registerSecret('examples callback bearer token', CALLBACK_BEARER_TOKEN);
 module.exports = {
 	name: 'examples',
 	title: 'Every example imported through the editor and run as its guide says; the panel texts',
-	majors: ['1', '2'],
+	majors: ['1', '2'], seconds: 200,
 	needs: { server: true, browser: true, model: true },
 	credentials: ({ crewUrl, tokens }) => [
 		{ ...CALLBACK_CREDENTIAL, type: 'crewApi', data: { baseUrl: crewUrl, token: tokens.organization, bearerToken: CALLBACK_BEARER_TOKEN } },
