@@ -138,9 +138,10 @@ async function ensureN8n(major, { log = (m) => process.stdout.write(m + '\n') } 
 		log(`n8n ${l.version}: cached in ${l.target}`);
 		return l;
 	}
+	const asked = Date.now();
 	return withLock(l, log, async () => {
 		if (isInstalled(l)) {
-			log(`n8n ${l.version}: installed meanwhile in ${l.target}`);
+			log(`n8n ${l.version}: installed meanwhile in ${l.target} (waited ${Math.round((Date.now() - asked) / 1000)} s for it)`);
 			return l;
 		}
 		return install(l, log);
