@@ -69,9 +69,12 @@ function loadSuites(dir = SUITES_DIR, only = undefined) {
 function createResults() {
 	const checks = [];
 	const suites = [];
+	const startedAt = Date.now();
 	return {
 		checks,
 		suites,
+		/** Seconds since the run started, for the lines that say when a suite or a lane began. */
+		at: () => `${Math.round((Date.now() - startedAt) / 1000)} s`,
 		record({ suite, major, label, name, err, ms }) {
 			checks.push({ suite, major, name, err });
 			if (!err) return say(`ok - [${label}] ${name} (${secs(ms)})`);
@@ -142,14 +145,17 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser }) {
 			log: (m) => say(`  [${tag}] ${m}`),
 			// A suite's Crew API credentials (e.g. with callback secrets) go in before the organization
 			// credential, which new nodes in the editor must keep getting.
-			moreCredentials: ({ crewUrl, tokens }) => shared.flatMap((suite) => (suite.credentials ? suite.credentials({ major, model, baseUrl, tokens, crewUrl }) : [])),
+			// The scripted model's credential too: another type, so its place in the order does not
+			// matter, and one n8n CLI start less than an import of its own.
+			moreCredentials: ({ crewUrl, tokens }) => [
+				...(model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : []),
+				...shared.flatMap((suite) => (suite.credentials ? suite.credentials({ major, model, baseUrl, tokens, crewUrl }) : [])),
+			],
 			editWorkflows: (workflows) => {
 				for (const k of Object.keys(workflows)) delete workflows[k];
 				Object.assign(workflows, ...Object.values(byKey).map((w) => Object.fromEntries(Object.values(w).map((wf) => [wf.id, wf]))));
 			},
 		});
-		const credentials = model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : [];
-		if (credentials.length) await stack.n8n.importCredentials(credentials);
 		// n8n 2.x lets Read/Write Files from Disk read only under N8N_RESTRICT_FILE_ACCESS_TO (default
 		// ~/.n8n-files, outside the run's folder): a folder of the run's own, where a suite writes the
 		// files its workflows read (t.filesDir). 1.x gets the same; no other node reads from disk here.
@@ -292,7 +298,7 @@ async function suiteContext({ suite, lane, results, root, packed, opts, whenAlon
 /** Runs one suite on a lane; its time and checks go to results. */
 async function runSuite({ suite, lane, results, root, packed, opts, whenAlone }) {
 	const started = Date.now();
-	say(`# ${suite.title} (${suite.name}), n8n ${lane.version}${lane.index > 1 ? `, lane ${lane.index}` : ''}`);
+	say(`# ${suite.title} (${suite.name}), n8n ${lane.version}${lane.index > 1 ? `, lane ${lane.index}` : ''} (at ${results.at()})`);
 	try {
 		const t = await suiteContext({ suite, lane, results, root, packed, opts, whenAlone });
 		await suite.run(t);
@@ -336,6 +342,7 @@ async function runMajor({ major, suites, results, root, packed, opts, workers = 
 			}
 		} finally {
 			await lane.closeStack();
+			say(`  [n8n ${lane.version}, lane ${lane.index}] ended (at ${results.at()})`);
 		}
 	};
 	try {
