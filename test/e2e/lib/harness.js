@@ -333,14 +333,25 @@ async function runMajor({ major, suites, results, root, packed, opts, workers = 
 	// in the same seconds; the queue lane waits for it too (onStackReady).
 	const firstReady = todo.some((s) => s.needs.server) ? lanes[0].stack().then(() => null, () => null) : Promise.resolve(null);
 	firstReady.then(onStackReady);
+	// The lanes still taking suites: a suite handed back is taken by one of them.
+	let alive = count;
 	const work = async (lane) => {
 		if (lane.index > 1) await firstReady;
 		try {
 			for (let suite = todo.shift(); suite; suite = todo.shift()) {
 				if (!suite.needs.server) await lane.closeStack();
+				// A lane whose shared n8n did not start leaves its suites to the others (while there are
+				// others: the last one runs them, and each records the failure).
+				const failure = suite.needs.server ? await lane.stack().then(() => null, (err) => err) : null;
+				if (failure && alive > 1) {
+					todo.unshift(suite);
+					say(`  [n8n ${lane.version}, lane ${lane.index}] its shared n8n did not start, its suites go to the other lanes: ${String(failure.message).split('\n')[0]}`);
+					return;
+				}
 				await runSuite({ suite, lane, results, root, packed, opts, whenAlone });
 			}
 		} finally {
+			alive -= 1;
 			await lane.closeStack();
 			say(`  [n8n ${lane.version}, lane ${lane.index}] ended (at ${results.at()})`);
 		}
