@@ -117,10 +117,24 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser }) {
 		if (!building) building = build();
 		return building;
 	};
-	lane.started = () => Boolean(building);
+	/**
+	 * The stack; on a failure, what had started of it stopped: the model's server would keep the run
+	 * from ending, the n8n and the crew service would hold memory and cores until its end.
+	 */
 	async function build() {
-		const t0 = Date.now();
 		const model = suites.some((s) => s.needs.model) ? await startScriptedModel() : null;
+		let prepared;
+		try {
+			return await buildOn(model, (stack) => (prepared = stack));
+		} catch (err) {
+			await prepared?.n8n.stop().catch(() => {});
+			await prepared?.crew.stop().catch(() => {});
+			await model?.close().catch(() => {});
+			throw err;
+		}
+	}
+	async function buildOn(model, onPrepared) {
+		const t0 = Date.now();
 		// The port is chosen before the workflows are made, so that they can name n8n's own URLs
 		// (a Crew Webhook URL, a resume URL's base); WEBHOOK_URL makes n8n build them the same.
 		const port = await freePort();
@@ -156,6 +170,7 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser }) {
 				Object.assign(workflows, ...Object.values(byKey).map((w) => Object.fromEntries(Object.values(w).map((wf) => [wf.id, wf]))));
 			},
 		});
+		onPrepared(stack);
 		// n8n 2.x lets Read/Write Files from Disk read only under N8N_RESTRICT_FILE_ACCESS_TO (default
 		// ~/.n8n-files, outside the run's folder): a folder of the run's own, where a suite writes the
 		// files its workflows read (t.filesDir). 1.x gets the same; no other node reads from disk here.
