@@ -339,19 +339,18 @@ function laneOrder(suites) {
  * (the same workflows and credentials); a lane that ends a suite takes the next from one list
  * (laneOrder). Most of a suite's time is spent waiting on crews and on n8n, not on the cores.
  */
-async function runMajor({ major, suites, results, root, packed, opts, workers = 1, whenAlone = Promise.resolve(), onStackReady = () => {} }) {
+async function runMajor({ major, suites, results, root, packed, opts, workers = 1, whenAlone = Promise.resolve(), onStacksReady = () => {}, name = '' }) {
 	const todo = laneOrder(suites);
 	const count = Math.max(1, Math.min(workers, todo.filter((s) => s.needs.server).length));
 	const browser = sharedBrowser();
 	const lanes = Array.from({ length: count }, (_, i) => createLane({ major, suites, root, packed, opts, index: i + 1, browser }));
-	// The first lane's stack is built before the others', so that not every n8n of the run starts
-	// in the same seconds; the queue lane waits for it too (onStackReady).
-	const firstReady = todo.some((s) => s.needs.server) ? lanes[0].stack().then(() => null, () => null) : Promise.resolve(null);
-	firstReady.then(onStackReady);
+	// Every lane's stack is built at once: the lanes take about as long as one another, so none of
+	// them gains from waiting for another's. The queue lane waits for them (onStacksReady).
+	const server = todo.some((s) => s.needs.server);
+	Promise.all(lanes.map((l) => (server ? l.stack().catch(() => null) : null))).then(onStacksReady);
 	// The lanes still taking suites: a suite handed back is taken by one of them.
 	let alive = count;
 	const work = async (lane) => {
-		if (lane.index > 1) await firstReady;
 		try {
 			for (let suite = todo.shift(); suite; suite = todo.shift()) {
 				if (!suite.needs.server) await lane.closeStack();
@@ -368,7 +367,7 @@ async function runMajor({ major, suites, results, root, packed, opts, workers = 
 		} finally {
 			alive -= 1;
 			await lane.closeStack();
-			say(`  [n8n ${lane.version}, lane ${lane.index}] ended (at ${results.at()})`);
+			say(`  [n8n ${lane.version}, ${name || `lane ${lane.index}`}] ended (at ${results.at()})`);
 		}
 	};
 	try {
@@ -408,20 +407,20 @@ async function runAll(opts, { pack }) {
 			} else {
 				let lanesEnded;
 				const whenAlone = new Promise((resolve) => (lanesEnded = resolve));
-				// The own stacks start once the first shared stack of each major is up, so that their n8n
-				// processes do not start in the same seconds; a major still being installed (CI installs
-				// n8n 1.x while the tests run) does not hold them back.
+				// The own stacks start once the shared stacks of each major are up, so that their n8n
+				// processes do not start in the same seconds (the majors' lanes are the longer); a major
+				// still being installed (CI installs n8n 1.x while the tests run) does not hold them back.
 				const installed = opts.majors.filter((major) => isInstalled(layout(major)) && ofMajor(major, false).some((s) => s.needs.server));
 				const stacksUp = installed.map(() => {
 					let up;
 					return { promise: new Promise((resolve) => (up = resolve)), up: () => up() };
 				});
 				const majors = Promise.allSettled(
-					opts.majors.map((major) => go(major, ofMajor(major, false), { workers: opts.workers, onStackReady: stacksUp[installed.indexOf(major)]?.up })),
+					opts.majors.map((major) => go(major, ofMajor(major, false), { workers: opts.workers, onStacksReady: stacksUp[installed.indexOf(major)]?.up })),
 				).finally(lanesEnded);
 				const own = (async () => {
 					await Promise.all(stacksUp.map((s) => s.promise));
-					for (const major of alone) await go(major, ofMajor(major, true), { whenAlone });
+					for (const major of alone) await go(major, ofMajor(major, true), { whenAlone, name: 'queue lane' });
 				})();
 				for (const settled of await Promise.allSettled([majors, own])) if (settled.status === 'rejected') throw settled.reason;
 				for (const settled of await majors) if (settled.status === 'rejected') throw settled.reason;
