@@ -18,7 +18,7 @@ against the reference Crew Execution Service (test/crew-service/). Expects dist/
   --without-package    do not install the package: every Crew check should fail
   --docs               suites that draw the docs' screenshots write them into docs/ (from n8n 2.x)
   --serial             run the majors one after the other, one lane each (default: side by side)
-  --workers N          lanes per major, each with a shared n8n of its own, side by side (default 2;
+  --workers N          lanes per major, each with a shared n8n of its own, side by side (default 3;
                        suites mostly wait on crews and n8n, not on the cores)
   --list               print the suites and exit
   --help               this text
@@ -26,7 +26,7 @@ against the reference Crew Execution Service (test/crew-service/). Expects dist/
 Prints one line per check, a table per suite and major, then "N passed, N failed";
 exits 1 when anything failed.`;
 
-const DEFAULT_WORKERS = 2;
+const DEFAULT_WORKERS = 3;
 
 function parseWorkers(text) {
 	if (text === undefined) return DEFAULT_WORKERS;
