@@ -10,13 +10,12 @@
 //
 // In the runner's own-stack lane, beside the majors' lanes. First the checks that hold under
 // their load: the restart (executions waiting by callback, two single crews and a batch of 6; main
-// and workers stopped and started again), and while its crews still run, polling, whose figures
-// are slot arithmetic read on the service's own clock: 8 single crews
+// and workers stopped and started again; the crews' calls after the restart still complete them),
+// then polling, whose figures are slot arithmetic read on the service's own clock: 8 single crews
 // (no more executions run their crews at once than there are slots; the wall, ideal ceil(N/2) × D,
 // and the detection delay printed), one execution of 50 items (its slot in use the whole time) and
 // 8 executions of 8 items (about 4 × one crew's time, at most 2 executions' crews at once). A
-// loaded machine only lengthens a polling execution, never lets more of them run at once. Then
-// the restart's end: the crews' calls after it complete the executions that waited through it.
+// loaded machine only lengthens a polling execution, never lets more of them run at once.
 // Then, once the majors' lanes have ended (t.whenAlone()), the callback checks, whose figures are
 // walls against the crews' own times: 8 single crews (ideal about D: the executions are parked,
 // no slot held; the worker slots held while they wait, Bull's active jobs in Redis sampled; the
@@ -200,11 +199,7 @@ async function run(t, figures, samplers) {
 		return { wallMs, slowestMs, longestCrewMs: slowestOf(batches.flat()), held: Math.max(...waitingSamples.map((x) => x.active)), samples: waitingSamples.length, reads: readsPerKickoff(runs) };
 	};
 
-	// The restart's crews outlast a loaded restart by a minute and more: polling's checks run in
-	// that minute (the parked executions hold no slot; their calls are answered by main), and the
-	// restart's end is checked after them.
-	let restarted;
-	await t.check('main and workers restarted while two single executions and a batch of 6 wait by callback: n8n is back before any of their crews ends', async () => {
+	await t.check('an n8n restart (main and workers) while executions wait by callback: the crews\' calls after it still complete them', async () => {
 		const tag = `restart-${rand()}`;
 		// Longer than main and workers take to stop and start again on this machine, loaded (a restart took 63 s
 		// at a load of 25, when the cluster's first start had taken 21 s: no figure of the run predicts it).
@@ -235,13 +230,31 @@ async function run(t, figures, samplers) {
 		t.say(`  stopped in ${secs(stoppedAt - t0)}, up again ${secs(Date.now() - stoppedAt)} later`);
 		const runs = await runsTagged(tag);
 		assert.ok(runs.every((r) => r.completesAt > Date.now()), `a crew ended before n8n was back (crews of ${secs(restartCrewMs)}): raise RESTART_CREW_MS`);
-		restarted = { before, runs, batchTag, batchCrews, batchExecution, restartCrewMs };
+		// The owner's session cookie outlives the restart (signed with the instance's key).
+		const restAfter = rest;
+		const done = await until('both finished', async () => {
+			const list = (await restAfter.get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: callback.id }))}&limit=100`)).results.filter((e) => !before.has(String(e.id)));
+			return list.every((e) => !['new', 'running', 'waiting'].includes(e.status)) && list;
+		}, restartCrewMs + 60000, 1000);
+		for (const e of done) {
+			assert.equal(e.status, 'success', `execution ${e.id}: ${e.status}`);
+			const [item] = nodeItems(await readExecution(restAfter, decode, e.id), CREW_NODE);
+			assert.equal(item.json.state, 'completed');
+		}
+		const calls = (await (await fetch(`${crew.url}/_reference/webhooks`)).json()).filter((d) => runs.some((r) => r.kickoffId === d.kickoffId));
+		assert.deepEqual(calls.map((d) => d.status), [200, 200], 'one call per crew, answered 200 after the restart');
+		const batchRuns = await runsTagged(batchTag);
+		const batchDone = await until('the batch finished', async () => {
+			const e = (await restAfter.get(`executions/${batchExecution.id}`));
+			return !['new', 'running', 'waiting'].includes(e.status) && e;
+		}, restartCrewMs * 1.25 + 60000, 1000);
+		assert.equal(batchDone.status, 'success', `the batch: ${batchDone.status}`);
+		assertRecordsInOrder(nodeItems(await readExecution(restAfter, decode, batchExecution.id), CREW_NODE), batchCrews, batchRuns);
+		const batchCalls = (await (await fetch(`${crew.url}/_reference/webhooks`)).json()).filter((d) => batchRuns.some((r) => r.kickoffId === d.kickoffId));
+		assert.deepEqual(batchCalls.map((d) => d.status), Array(6).fill(200), 'the batch\'s calls, all after the restart, answered 200');
+		t.say(`  the batch of 6 resumed after the restart: ${readsPerKickoff(await runsTagged(batchTag)).toFixed(2)} status reads per kickoff`);
 	});
 
-	// Polling's figures are slot arithmetic, asserted against the crews' own times on the service's
-	// clock (busy slots, executions at once), which a loaded machine only lengthens: they run beside
-	// the majors' lanes, and while the restart's crews still run. A resumed execution may take a slot
-	// meanwhile, which only lengthens polling too. Their walls are kept for the callback checks' lines.
 	await t.check(`polling: ${CALLS} webhook executions × ${secs(POLL_CREW_MS)} crews on ${cluster.WORKERS} slots: no more executions run their crews at once than there are slots`, async () => {
 		const tag = `poll-${rand()}`;
 		const slots = sampleSlots();
@@ -268,6 +281,9 @@ async function run(t, figures, samplers) {
 		assert.ok(atOnce <= cluster.slots, `${atOnce} executions had their crews running at once on ${cluster.slots} slots`);
 	});
 
+	// Polling's figures are slot arithmetic, asserted against the crews' own times on the service's
+	// clock (busy slots, executions at once), which a loaded machine only lengthens: they run beside
+	// the majors' lanes. Their walls are kept for the callback checks' lines below.
 	let polled50;
 	await t.check(`one execution of 50 items polled (crews spread 0.75–1.25 × ${secs(POLL_BATCH_CREW_MS)}): it holds its slot the whole time`, async () => {
 		const polled = await pollBatches(1, 50, POLL_BATCH_CREW_MS);
@@ -287,34 +303,6 @@ async function run(t, figures, samplers) {
 		figures.push({ mode: 'polling, 8 × 8 items', wallMs: polled.wallMs, idealMs: 4 * polledCrewMs, held: '-', delays: [] });
 		assert.ok(polled.wallMs >= polledCrewMs * 3.5, `polling wall ${secs(polled.wallMs)} is not about 4 × one crew's time`);
 		assert.ok(polled.executionsAtOnce <= cluster.slots, `${polled.executionsAtOnce} executions had their crews running at once on ${cluster.slots} slots`);
-	});
-
-	await t.check('the crews\' calls after the restart complete the executions that waited through it, every call answered 200, the batch\'s records in order', async () => {
-		assert.ok(restarted, 'main and workers were not restarted');
-		const { before, runs, batchTag, batchCrews, batchExecution, restartCrewMs } = restarted;
-		// The owner's session cookie outlives the restart (signed with the instance's key).
-		const restAfter = rest;
-		const done = await until('both finished', async () => {
-			const list = (await restAfter.get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: callback.id }))}&limit=100`)).results.filter((e) => !before.has(String(e.id)));
-			return list.every((e) => !['new', 'running', 'waiting'].includes(e.status)) && list;
-		}, restartCrewMs + 60000, 1000);
-		for (const e of done) {
-			assert.equal(e.status, 'success', `execution ${e.id}: ${e.status}`);
-			const [item] = nodeItems(await readExecution(restAfter, decode, e.id), CREW_NODE);
-			assert.equal(item.json.state, 'completed');
-		}
-		const calls = (await (await fetch(`${crew.url}/_reference/webhooks`)).json()).filter((d) => runs.some((r) => r.kickoffId === d.kickoffId));
-		assert.deepEqual(calls.map((d) => d.status), [200, 200], 'one call per crew, answered 200 after the restart');
-		const batchRuns = await runsTagged(batchTag);
-		const batchDone = await until('the batch finished', async () => {
-			const e = (await restAfter.get(`executions/${batchExecution.id}`));
-			return !['new', 'running', 'waiting'].includes(e.status) && e;
-		}, restartCrewMs * 1.25 + 60000, 1000);
-		assert.equal(batchDone.status, 'success', `the batch: ${batchDone.status}`);
-		assertRecordsInOrder(nodeItems(await readExecution(restAfter, decode, batchExecution.id), CREW_NODE), batchCrews, batchRuns);
-		const batchCalls = (await (await fetch(`${crew.url}/_reference/webhooks`)).json()).filter((d) => batchRuns.some((r) => r.kickoffId === d.kickoffId));
-		assert.deepEqual(batchCalls.map((d) => d.status), Array(6).fill(200), 'the batch\'s calls, all after the restart, answered 200');
-		t.say(`  the batch of 6 resumed after the restart: ${readsPerKickoff(await runsTagged(batchTag)).toFixed(2)} status reads per kickoff`);
 	});
 
 	// The checks below compare the callback walls with the crews' own times, and a batch's calls go
