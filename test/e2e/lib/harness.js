@@ -324,14 +324,13 @@ async function runSuite({ suite, lane, results, root, packed, opts, whenAlone })
 }
 
 /**
- * The order a major's suites are taken in: the ones on the shared n8n first, then those with a
- * stack of their own (a lane stops its shared n8n before the first of them, so that it does not
- * take memory and cores meanwhile); each group the longest first (a suite's `seconds`), so that
- * the lanes end about together rather than one of them starting the examples last.
+ * The order a major's suites are taken in: the longest first (a suite's `seconds`), so that the
+ * lanes end about together rather than one of them starting a long suite last. A suite with a
+ * stack of its own (firstSteps) is among the longest: taken last, it was the run's last minute and
+ * a half; the lane's shared n8n stays up meanwhile, idle.
  */
 function laneOrder(suites) {
-	const longestFirst = (list) => [...list].sort((a, b) => (b.seconds || 0) - (a.seconds || 0));
-	return [...longestFirst(suites.filter((s) => s.needs.server)), ...longestFirst(suites.filter((s) => !s.needs.server))];
+	return [...suites].sort((a, b) => (b.seconds || 0) - (a.seconds || 0));
 }
 
 /**
@@ -353,7 +352,6 @@ async function runMajor({ major, suites, results, root, packed, opts, workers = 
 	const work = async (lane) => {
 		try {
 			for (let suite = todo.shift(); suite; suite = todo.shift()) {
-				if (!suite.needs.server) await lane.closeStack();
 				// A lane whose shared n8n did not start leaves its suites to the others (while there are
 				// others: the last one runs them, and each records the failure).
 				const failure = suite.needs.server ? await lane.stack().then(() => null, (err) => err) : null;
