@@ -108,7 +108,7 @@ function createResults() {
  * `n8n start`, the owner, and the REST client. A major has `workers` such lanes, each with a
  * stack of its own (`index` tells them apart); they share the major's Chromium (`browser`).
  */
-function createLane({ major, suites, root, packed, opts, index = 1, browser }) {
+function createLane({ major, suites, root, packed, opts, index = 1, browser = sharedBrowser() }) {
 	const lane = { major, version: versionInfo(major).version, index };
 	const name = index === 1 ? `shared-${major}` : `shared-${major}-${index}`;
 	const tag = index === 1 ? `n8n ${lane.version}` : `n8n ${lane.version} #${index}`;
@@ -196,7 +196,7 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser }) {
 		say(`  [${tag}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
 		return { ...stack, model, rest, restart, baseUrl, filesDir, workflowsBySuite: byKey };
 	}
-	lane.browser = browser || sharedBrowser();
+	lane.browser = browser;
 	/** Stops this lane's shared stack (the next suite that asks for it gets an error). */
 	lane.closeStack = async () => {
 		if (!building) return;
@@ -208,10 +208,6 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser }) {
 			await stack.crew.stop();
 			if (stack.model) await stack.model.close();
 		}
-	};
-	lane.close = async () => {
-		await lane.closeStack();
-		if (!browser) await lane.browser.close();
 	};
 	return lane;
 }
