@@ -17,15 +17,26 @@ against the reference Crew Execution Service (test/crew-service/). Expects dist/
   --keep               keep the temporary folder (user folders, n8n logs) and print its path
   --without-package    do not install the package: every Crew check should fail
   --docs               suites that draw the docs' screenshots write them into docs/ (from n8n 2.x)
-  --serial             run the majors one after the other (default: side by side)
+  --serial             run the majors one after the other, one lane each (default: side by side)
+  --workers N          lanes per major, each with a shared n8n of its own, side by side (default 3;
+                       suites mostly wait on crews and n8n, not on the cores)
   --list               print the suites and exit
   --help               this text
 
 Prints one line per check, a table per suite and major, then "N passed, N failed";
 exits 1 when anything failed.`;
 
+const DEFAULT_WORKERS = 3;
+
+function parseWorkers(text) {
+	if (text === undefined) return DEFAULT_WORKERS;
+	const n = Number(text);
+	if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--workers: a whole number from 1 to 8, not "${text}"`);
+	return n;
+}
+
 function parseRunnerArgs(argv = process.argv.slice(2)) {
-	const strings = ['n8n', 'only', 'grep'];
+	const strings = ['n8n', 'only', 'grep', 'workers'];
 	const flags = ['keep', 'without-package', 'docs', 'serial', 'list', 'help'];
 	const options = Object.fromEntries([...strings.map((o) => [o, { type: 'string' }]), ...flags.map((o) => [o, { type: 'boolean' }])]);
 	const { values } = parseArgs({ args: argv, options });
@@ -39,6 +50,7 @@ function parseRunnerArgs(argv = process.argv.slice(2)) {
 		withoutPackage: Boolean(values['without-package']),
 		docs: Boolean(values.docs),
 		serial: Boolean(values.serial),
+		workers: parseWorkers(values.workers),
 	};
 }
 

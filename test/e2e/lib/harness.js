@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const procs = require('./procs');
 const { prepare } = require('./stack');
-const { versionInfo } = require('./install');
+const { versionInfo, layout, isInstalled } = require('./install');
 const { freePort } = require('./n8n');
 const { restClient, runManually, publish } = require('./rest');
 const { startScriptedModel } = require('./scriptedModel');
@@ -31,7 +31,7 @@ const { OPENAI_CREDENTIAL } = fixtures;
 // What the reference service is set back to before each suite (and by t.resetService): the
 // service's own defaults (test/crew-service/options.js) for every option a suite may change,
 // then the suite's `service`. Not host, port, tokens (fixed for the run) nor plan and now.
-const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'errorShape', 'durationMs', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect', 'deployment', 'chat', 'registrationLagReads', 'registrationDelayMs', 'coldStartMs'];
+const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'errorShape', 'durationMs', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect', 'deployment', 'chat', 'registrationLagReads', 'registrationDelayMs', 'coldStartMs', 'maxFileBytes', 'multipartKickoff', 'flowFileFields', 'stopRoute'];
 const SERVICE_BASE = Object.fromEntries(Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)));
 
 /** Every suite module, in file-name order; each checked against the contract. */
@@ -60,6 +60,7 @@ function loadSuites(dir = SUITES_DIR, only = undefined) {
 			assert.ok(typeof suite.title === 'string' && suite.title, `${where}: title`);
 			assert.ok(Array.isArray(suite.majors) && suite.majors.every((m) => ['1', '2'].includes(m)), `${where}: majors ['1', '2']`);
 			assert.equal(typeof suite.run, 'function', `${where}: run(t)`);
+			assert.ok(suite.seconds === undefined || (Number.isFinite(suite.seconds) && suite.seconds > 0), `${where}: seconds, a positive number`);
 			return { needs: {}, ...suite };
 		});
 }
@@ -68,9 +69,12 @@ function loadSuites(dir = SUITES_DIR, only = undefined) {
 function createResults() {
 	const checks = [];
 	const suites = [];
+	const startedAt = Date.now();
 	return {
 		checks,
 		suites,
+		/** Seconds since the run started, for the lines that say when a suite or a lane began. */
+		at: () => `${Math.round((Date.now() - startedAt) / 1000)} s`,
 		record({ suite, major, label, name, err, ms }) {
 			checks.push({ suite, major, name, err });
 			if (!err) return say(`ok - [${label}] ${name} (${secs(ms)})`);
@@ -101,18 +105,36 @@ function createResults() {
 /**
  * One n8n major's shared stack, built on first use (by the first suite that needs it):
  * prepare() with every lane suite's workflows, the scripted model and its credential, then
- * `n8n start`, the owner, and the REST client.
+ * `n8n start`, the owner, and the REST client. A major has `workers` such lanes, each with a
+ * stack of its own (`index` tells them apart); they share the major's Chromium (`browser`).
  */
-function createLane({ major, suites, root, packed, opts }) {
-	const lane = { major, version: versionInfo(major).version };
+function createLane({ major, suites, root, packed, opts, index = 1, browser = sharedBrowser() }) {
+	const lane = { major, version: versionInfo(major).version, index };
+	const name = index === 1 ? `shared-${major}` : `shared-${major}-${index}`;
+	const tag = index === 1 ? `n8n ${lane.version}` : `n8n ${lane.version} #${index}`;
 	let building;
 	lane.stack = () => {
 		if (!building) building = build();
 		return building;
 	};
+	/**
+	 * The stack; on a failure, what had started of it stopped: the model's server would keep the run
+	 * from ending, the n8n and the crew service would hold memory and cores until its end.
+	 */
 	async function build() {
-		const t0 = Date.now();
 		const model = suites.some((s) => s.needs.model) ? await startScriptedModel() : null;
+		let prepared;
+		try {
+			return await buildOn(model, (stack) => (prepared = stack));
+		} catch (err) {
+			await prepared?.n8n.stop().catch(() => {});
+			await prepared?.crew.stop().catch(() => {});
+			await model?.close().catch(() => {});
+			throw err;
+		}
+	}
+	async function buildOn(model, onPrepared) {
+		const t0 = Date.now();
 		// The port is chosen before the workflows are made, so that they can name n8n's own URLs
 		// (a Crew Webhook URL, a resume URL's base); WEBHOOK_URL makes n8n build them the same.
 		const port = await freePort();
@@ -131,24 +153,28 @@ function createLane({ major, suites, root, packed, opts }) {
 		}
 		const stack = await prepare({
 			major,
-			root: path.join(root, `shared-${major}`),
+			root: path.join(root, name),
 			packed,
 			withPackage: !opts.withoutPackage,
-			log: (m) => say(`  [n8n ${lane.version}] ${m}`),
+			log: (m) => say(`  [${tag}] ${m}`),
 			// A suite's Crew API credentials (e.g. with callback secrets) go in before the organization
 			// credential, which new nodes in the editor must keep getting.
-			moreCredentials: ({ crewUrl, tokens }) => shared.flatMap((suite) => (suite.credentials ? suite.credentials({ major, model, baseUrl, tokens, crewUrl }) : [])),
+			// The scripted model's credential too: another type, so its place in the order does not
+			// matter, and one n8n CLI start less than an import of its own.
+			moreCredentials: ({ crewUrl, tokens }) => [
+				...(model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : []),
+				...shared.flatMap((suite) => (suite.credentials ? suite.credentials({ major, model, baseUrl, tokens, crewUrl }) : [])),
+			],
 			editWorkflows: (workflows) => {
 				for (const k of Object.keys(workflows)) delete workflows[k];
 				Object.assign(workflows, ...Object.values(byKey).map((w) => Object.fromEntries(Object.values(w).map((wf) => [wf.id, wf]))));
 			},
 		});
-		const credentials = model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : [];
-		if (credentials.length) await stack.n8n.importCredentials(credentials);
+		onPrepared(stack);
 		// n8n 2.x lets Read/Write Files from Disk read only under N8N_RESTRICT_FILE_ACCESS_TO (default
 		// ~/.n8n-files, outside the run's folder): a folder of the run's own, where a suite writes the
 		// files its workflows read (t.filesDir). 1.x gets the same; no other node reads from disk here.
-		const filesDir = path.join(root, `shared-${major}`, 'files');
+		const filesDir = path.join(root, name, 'files');
 		fs.mkdirSync(filesDir, { recursive: true });
 		const env = { N8N_PORT: String(port), WEBHOOK_URL: `${baseUrl}/`, N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
 		await stack.n8n.start({ env });
@@ -167,32 +193,39 @@ function createLane({ major, suites, root, packed, opts }) {
 			90000, 1000);
 			Object.assign(rest, signedIn);
 		};
-		say(`  [n8n ${lane.version}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
+		say(`  [${tag}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
 		return { ...stack, model, rest, restart, baseUrl, filesDir, workflowsBySuite: byKey };
 	}
-	let browser;
-	lane.browser = async () => {
-		if (!browser) browser = require('./browser').launch();
-		return browser;
-	};
-	lane.close = async () => {
-		if (building) {
-			const stack = await building.catch(() => null);
-			building = Promise.reject(new Error(`the shared n8n ${lane.version} was stopped after the last suite declared to need it`));
-			building.catch(() => {});
-			if (stack) {
-				await stack.n8n.stop();
-				await stack.crew.stop();
-				if (stack.model) await stack.model.close();
-			}
-		}
-		if (browser) {
-			const closing = browser;
-			browser = undefined;
-			await (await closing.catch(() => null))?.close().catch(() => {});
+	lane.browser = browser;
+	/** Stops this lane's shared stack (the next suite that asks for it gets an error). */
+	lane.closeStack = async () => {
+		if (!building) return;
+		const stack = await building.catch(() => null);
+		building = Promise.reject(new Error(`the shared n8n ${lane.version} was stopped after the last suite declared to need it`));
+		building.catch(() => {});
+		if (stack) {
+			await stack.n8n.stop();
+			await stack.crew.stop();
+			if (stack.model) await stack.model.close();
 		}
 	};
 	return lane;
+}
+
+/** One Chromium, launched on first use; `close()` stops it. */
+function sharedBrowser() {
+	let launched;
+	const get = async () => {
+		if (!launched) launched = require('./browser').launch();
+		return launched;
+	};
+	get.close = async () => {
+		if (!launched) return;
+		const closing = launched;
+		launched = undefined;
+		await (await closing.catch(() => null))?.close().catch(() => {});
+	};
+	return get;
 }
 
 /** The `t` a suite's run(t) gets (see suites/README.md). */
@@ -273,27 +306,69 @@ async function suiteContext({ suite, lane, results, root, packed, opts, whenAlon
 	return t;
 }
 
-/** Runs one major's suites in order; each suite's time and checks go to results. */
-async function runLane({ lane, suites, results, root, packed, opts, whenAlone = Promise.resolve() }) {
-	// The suites on the shared n8n first; it is stopped after the last of them, so that it does
-	// not take the machine's memory and cores while suites with their own stack run.
-	const ordered = [...suites.filter((s) => s.needs.server), ...suites.filter((s) => !s.needs.server)];
-	const lastShared = ordered.filter((s) => s.needs.server).at(-1);
+/** Runs one suite on a lane; its time and checks go to results. */
+async function runSuite({ suite, lane, results, root, packed, opts, whenAlone }) {
+	const started = Date.now();
+	say(`# ${suite.title} (${suite.name}), n8n ${lane.version}${lane.index > 1 ? `, lane ${lane.index}` : ''} (at ${results.at()})`);
 	try {
-		for (const suite of ordered) {
-			const started = Date.now();
-			say(`# ${suite.title} (${suite.name}), n8n ${lane.version}`);
-			try {
-				const t = await suiteContext({ suite, lane, results, root, packed, opts, whenAlone });
-				await suite.run(t);
-			} catch (err) {
-				results.record({ suite: suite.name, major: lane.major, label: `${suite.name}, n8n ${lane.version}`, name: 'the suite ran to its end', err, ms: Date.now() - started });
+		const t = await suiteContext({ suite, lane, results, root, packed, opts, whenAlone });
+		await suite.run(t);
+	} catch (err) {
+		results.record({ suite: suite.name, major: lane.major, label: `${suite.name}, n8n ${lane.version}`, name: 'the suite ran to its end', err, ms: Date.now() - started });
+	}
+	results.suites.push({ suite: suite.name, major: lane.major, ms: Date.now() - started });
+}
+
+/**
+ * The order a major's suites are taken in: the longest first (a suite's `seconds`), so that the
+ * lanes end about together rather than one of them starting a long suite last. A suite with a
+ * stack of its own (firstSteps) is among the longest: taken last, it was the run's last minute and
+ * a half; the lane's shared n8n stays up meanwhile, idle.
+ */
+function laneOrder(suites) {
+	return [...suites].sort((a, b) => (b.seconds || 0) - (a.seconds || 0));
+}
+
+/**
+ * Runs one major's suites on `workers` lanes side by side, each with a shared stack of its own
+ * (the same workflows and credentials); a lane that ends a suite takes the next from one list
+ * (laneOrder). Most of a suite's time is spent waiting on crews and on n8n, not on the cores.
+ */
+async function runMajor({ major, suites, results, root, packed, opts, workers = 1, whenAlone = Promise.resolve(), onStacksReady = () => {}, name = '' }) {
+	const todo = laneOrder(suites);
+	const count = Math.max(1, Math.min(workers, todo.filter((s) => s.needs.server).length));
+	const browser = sharedBrowser();
+	const lanes = Array.from({ length: count }, (_, i) => createLane({ major, suites, root, packed, opts, index: i + 1, browser }));
+	// Every lane's stack is built at once: the lanes take about as long as one another, so none of
+	// them gains from waiting for another's. The queue lane waits for them (onStacksReady).
+	const server = todo.some((s) => s.needs.server);
+	Promise.all(lanes.map((l) => (server ? l.stack().catch(() => null) : null))).then(onStacksReady);
+	// The lanes still taking suites: a suite handed back is taken by one of them.
+	let alive = count;
+	const work = async (lane) => {
+		try {
+			for (let suite = todo.shift(); suite; suite = todo.shift()) {
+				// A lane whose shared n8n did not start leaves its suites to the others (while there are
+				// others: the last one runs them, and each records the failure).
+				const failure = suite.needs.server ? await lane.stack().then(() => null, (err) => err) : null;
+				if (failure && alive > 1) {
+					todo.unshift(suite);
+					say(`  [n8n ${lane.version}, lane ${lane.index}] its shared n8n did not start, its suites go to the other lanes: ${String(failure.message).split('\n')[0]}`);
+					return;
+				}
+				await runSuite({ suite, lane, results, root, packed, opts, whenAlone });
 			}
-			results.suites.push({ suite: suite.name, major: lane.major, ms: Date.now() - started });
-			if (suite === lastShared) await lane.close();
+		} finally {
+			alive -= 1;
+			await lane.closeStack();
+			say(`  [n8n ${lane.version}, ${name || `lane ${lane.index}`}] ended (at ${results.at()})`);
 		}
+	};
+	try {
+		await Promise.all(lanes.map(work));
 	} finally {
-		await lane.close();
+		await Promise.all(lanes.map((l) => l.closeStack()));
+		await browser.close();
 	}
 }
 
@@ -313,25 +388,33 @@ async function runAll(opts, { pack }) {
 			results.record({ suite: 'setup', major: '-', label: 'setup', name: 'npm pack of the package', err, ms: 0 });
 		}
 		if (packed) {
-			const laneOf = (major, suites) => ({ lane: createLane({ major, suites, root, packed, opts }), suites });
-			const go = ({ lane, suites }, whenAlone) => runLane({ lane, suites, results, root, packed, opts, whenAlone });
-			const lanes = opts.majors.map((major) => laneOf(major, all.filter((s) => s.majors.includes(major) && !s.alone)));
+			const ofMajor = (major, alone) => all.filter((s) => s.majors.includes(major) && Boolean(s.alone) === alone);
+			const go = (major, suites, more = {}) => runMajor({ major, suites, results, root, packed, opts, ...more });
 			// The suites with a stack of their own (queue mode's Redis, main and workers), one major at a
 			// time, in a lane beside the majors' lanes: most of their time is spent waiting on crews.
 			// Their checks that measure ratios of time first await t.whenAlone(), the end of the majors'
 			// lanes, so that no other lane's load bends their figures.
-			const ownLanes = opts.majors.map((major) => laneOf(major, all.filter((s) => s.majors.includes(major) && s.alone))).filter((l) => l.suites.length > 0);
+			const alone = opts.majors.filter((major) => ofMajor(major, true).length > 0);
 			if (opts.serial) {
-				for (const l of [...lanes, ...ownLanes]) await go(l);
+				for (const major of opts.majors) await go(major, ofMajor(major, false));
+				for (const major of alone) await go(major, ofMajor(major, true));
 			} else {
 				let lanesEnded;
 				const whenAlone = new Promise((resolve) => (lanesEnded = resolve));
-				const majors = Promise.allSettled(lanes.map((l) => go(l))).finally(lanesEnded);
+				// The own stacks start once the shared stacks of each major are up, so that their n8n
+				// processes do not start in the same seconds (the majors' lanes are the longer); a major
+				// still being installed (CI installs n8n 1.x while the tests run) does not hold them back.
+				const installed = opts.majors.filter((major) => isInstalled(layout(major)) && ofMajor(major, false).some((s) => s.needs.server));
+				const stacksUp = installed.map(() => {
+					let up;
+					return { promise: new Promise((resolve) => (up = resolve)), up: () => up() };
+				});
+				const majors = Promise.allSettled(
+					opts.majors.map((major) => go(major, ofMajor(major, false), { workers: opts.workers, onStacksReady: stacksUp[installed.indexOf(major)]?.up })),
+				).finally(lanesEnded);
 				const own = (async () => {
-					// Started once the shared stacks are up, so that the own stacks' n8n processes do
-					// not start in the same seconds as theirs.
-					await Promise.allSettled(lanes.filter((l) => l.suites.some((s) => s.needs.server)).map((l) => l.lane.stack()));
-					for (const l of ownLanes) await go(l, whenAlone);
+					await Promise.all(stacksUp.map((s) => s.promise));
+					for (const major of alone) await go(major, ofMajor(major, true), { whenAlone, name: 'queue lane' });
 				})();
 				for (const settled of await Promise.allSettled([majors, own])) if (settled.status === 'rejected') throw settled.reason;
 				for (const settled of await majors) if (settled.status === 'rejected') throw settled.reason;

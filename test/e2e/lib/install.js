@@ -8,7 +8,8 @@
 // A marker file (.e2e-installed) holds the hash of package.json + lockfile; when it
 // matches, nothing is done. Otherwise: copy both files, `npm ci --ignore-scripts`
 // (an optional Kafka addon's build script downloads from the internet and fails here),
-// then `npm rebuild sqlite3` (builds from source under the Node that will run n8n).
+// and beside it the lockfile's sqlite3 built from source under the Node that will run n8n,
+// in a folder of its own (<version>.sqlite3), its build then copied into n8n's sqlite3.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -114,15 +115,33 @@ async function withLock(l, log, fn) {
 	}
 }
 
+/** The sqlite3 version n8n's lockfile pins, or null. */
+function sqliteVersion(l) {
+	const lock = JSON.parse(fs.readFileSync(l.lockFile, 'utf8'));
+	return lock.packages?.['node_modules/sqlite3']?.version ?? null;
+}
+
+/** sqlite3@version installed and built in `side`; resolves to its build folder. */
+async function buildSqliteAside(l, version, side, { npmEnv, rebuildEnv, logStream, log, started }) {
+	fs.rmSync(side, { recursive: true, force: true });
+	fs.mkdirSync(side, { recursive: true });
+	fs.writeFileSync(path.join(side, 'package.json'), JSON.stringify({ name: 'sqlite3-build', private: true, dependencies: { sqlite3: version } }));
+	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: side, env: npmEnv }, logStream);
+	await run('npm', ['rebuild', 'sqlite3'], { cwd: side, env: rebuildEnv }, logStream);
+	log(`n8n ${l.version}: sqlite3 ${version} built aside, ${Math.round((Date.now() - started) / 1000)} s after the start`);
+	return path.join(side, 'node_modules', 'sqlite3', 'build');
+}
+
 async function ensureN8n(major, { log = (m) => process.stdout.write(m + '\n') } = {}) {
 	const l = layout(major);
 	if (isInstalled(l)) {
 		log(`n8n ${l.version}: cached in ${l.target}`);
 		return l;
 	}
+	const asked = Date.now();
 	return withLock(l, log, async () => {
 		if (isInstalled(l)) {
-			log(`n8n ${l.version}: installed meanwhile in ${l.target}`);
+			log(`n8n ${l.version}: installed meanwhile in ${l.target} (waited ${Math.round((Date.now() - asked) / 1000)} s for it)`);
 			return l;
 		}
 		return install(l, log);
@@ -143,18 +162,36 @@ async function install(l, log) {
 	const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 	Object.assign(npmEnv, { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
 	try {
-		await run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: l.target, env: npmEnv }, logStream);
-		const tCi = Date.now();
-		log(`n8n ${l.version}: npm ci done in ${Math.round((tCi - started) / 1000)} s; building sqlite3`);
-		// Build sqlite3 under the Node that runs n8n, against that Node's own headers.
-		const rebuildEnv = { ...npmEnv };
+		// sqlite3 is built from source (its install script would download a prebuilt binary), under
+		// the Node that runs this n8n and against its headers: a minute or two of one core. It is
+		// built in a folder of its own from the lockfile's version while `npm ci` (mostly the disk and
+		// the network) installs n8n, and its build copied in: the two no longer add up.
+		const rebuildEnv = { ...npmEnv, JOBS: 'max', npm_config_jobs: 'max' };
 		if (l.pinsNode) {
 			rebuildEnv.PATH = path.join(l.nodeDir, 'bin') + path.delimiter + process.env.PATH;
 			if (fs.existsSync(path.join(l.nodeDir, 'include', 'node', 'node.h'))) rebuildEnv.npm_config_nodedir = l.nodeDir;
 		}
-		await run('npm', ['rebuild', 'sqlite3'], { cwd: l.target, env: rebuildEnv }, logStream);
-		log(`n8n ${l.version}: sqlite3 built in ${Math.round((Date.now() - tCi) / 1000)} s`);
+		const sqlite = sqliteVersion(l);
+		const side = `${l.target}.sqlite3`;
+		const sqliteBuilt = sqlite ? buildSqliteAside(l, sqlite, side, { npmEnv, rebuildEnv, logStream, log, started }) : null;
+		// Settled before anything throws, so that no build goes on writing after a failed install.
+		const [ci, built] = await Promise.allSettled([
+			run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: l.target, env: npmEnv }, logStream),
+			sqliteBuilt,
+		]);
+		if (ci.status === 'rejected') throw ci.reason;
+		log(`n8n ${l.version}: npm ci done in ${Math.round((Date.now() - started) / 1000)} s`);
+		if (built.status === 'fulfilled' && built.value) {
+			fs.cpSync(built.value, path.join(l.target, 'node_modules', 'sqlite3', 'build'), { recursive: true });
+		} else {
+			// No sqlite3 in the lockfile, or its build aside failed: built in place as before.
+			if (built.status === 'rejected') log(`n8n ${l.version}: sqlite3 aside failed (${built.reason.message}); building it in place`);
+			const tRebuild = Date.now();
+			await run('npm', ['rebuild', 'sqlite3'], { cwd: l.target, env: rebuildEnv }, logStream);
+			log(`n8n ${l.version}: sqlite3 built in ${Math.round((Date.now() - tRebuild) / 1000)} s`);
+		}
 	} finally {
+		fs.rmSync(`${l.target}.sqlite3`, { recursive: true, force: true });
 		logStream.end();
 	}
 	const seconds = Math.round((Date.now() - started) / 1000);

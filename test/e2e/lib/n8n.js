@@ -238,12 +238,18 @@ class N8n {
 	async setupOwner(owner = OWNER) {
 		// n8n 1.x answers /healthz/readiness before its REST routes exist: 404 means "not yet",
 		// and so does 503 "Database is not ready!" (seen on 1.123 on a busy machine).
+		// A connection refused or reset is "not yet" too (seen on a machine at a load of 35), unless
+		// the process has ended.
 		const deadline = Date.now() + 90000;
 		for (;;) {
 			const res = await fetch(`${this.server.url}/rest/owner/setup`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(owner),
+			}).catch((err) => {
+				if (this.server.proc.done) throw new Error(`n8n start exited before the owner was set up:\n${procs.tail(this.server.proc.output())}`);
+				if (Date.now() > deadline) throw err;
+				return { ok: false, status: 503, text: async () => String(err.cause || err.message) };
 			});
 			if (res.ok) return owner;
 			if (![404, 503].includes(res.status) || Date.now() > deadline) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);

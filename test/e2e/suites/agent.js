@@ -255,5 +255,5 @@ async function runSuite(t) {
 
 module.exports = {
 	name: 'agent', title: 'The Crew tools under an AI Agent with a scripted model',
-	majors: ['1', '2'], needs: { server: true, model: true, browser: true }, service: { inputs: THREE_INPUTS, durationMs: 1000 }, workflows: () => loadVariants(), run: runSuite,
+	majors: ['1', '2'], seconds: 75, needs: { server: true, model: true, browser: true }, service: { inputs: THREE_INPUTS, durationMs: 1000 }, workflows: () => loadVariants(), run: runSuite,
 };

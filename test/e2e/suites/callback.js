@@ -393,7 +393,7 @@ function triggerUrls(baseUrl) {
 
 module.exports = {
 	name: 'callback', title: 'Kickoff with a Crew Webhook URL and the Crew Trigger: the callback round trip',
-	majors: ['1', '2'], needs: { server: true, browser: true }, run,
+	majors: ['1', '2'], seconds: 55, needs: { server: true, browser: true }, run,
 	workflows: (fixtures, { baseUrl }) => loadCallbackWorkflows(triggerUrls(baseUrl).urls),
 	credentials: ({ crewUrl, tokens }) => callbackCredentials(CALLBACK_TOKENS, crewUrl, tokens),
 };

@@ -192,5 +192,5 @@ async function run(t) {
 
 module.exports = {
 	name: 'chat', title: 'Chat with a conversational flow',
-	majors: ['1', '2'], needs: { server: true }, workflows: () => loadWorkflows(), run,
+	majors: ['1', '2'], seconds: 25, needs: { server: true }, workflows: () => loadWorkflows(), run,
 };

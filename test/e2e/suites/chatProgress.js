@@ -210,5 +210,5 @@ async function run(t) {
 
 module.exports = {
 	name: 'chatProgress', title: "Live progress in n8n's hosted chat page",
-	majors: ['1', '2'], needs: { server: true, browser: true }, workflows: () => ({ chat: JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8')) }), run,
+	majors: ['1', '2'], seconds: 25, needs: { server: true, browser: true }, workflows: () => ({ chat: JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8')) }), run,
 };

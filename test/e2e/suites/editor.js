@@ -142,5 +142,5 @@ function loadWorkflow(fixtures) {
 
 module.exports = {
 	name: 'editor', title: 'The editor in Chromium: the node, its panel, Execute step, the credential test',
-	majors: ['1', '2'], needs: { server: true, browser: true }, workflows: loadWorkflow, run,
+	majors: ['1', '2'], seconds: 25, needs: { server: true, browser: true }, workflows: loadWorkflow, run,
 };

@@ -69,7 +69,7 @@ registerSecret('examples callback bearer token', CALLBACK_BEARER_TOKEN);
 module.exports = {
 	name: 'examples',
 	title: 'Every example imported through the editor and run as its guide says; the panel texts',
-	majors: ['1', '2'],
+	majors: ['1', '2'], seconds: 200,
 	needs: { server: true, browser: true, model: true },
 	credentials: ({ crewUrl, tokens }) => [
 		{ ...CALLBACK_CREDENTIAL, type: 'crewApi', data: { baseUrl: crewUrl, token: tokens.organization, bearerToken: CALLBACK_BEARER_TOKEN } },
@@ -282,14 +282,28 @@ module.exports = {
 			await fileReachedTheCrew(execution, bytes, 'report.pdf');
 		});
 
-		await check('crew-trigger.json published and crew-trigger-kickoff.json run with its Production URL: the crew\'s finished event starts the Crew Trigger\'s workflow once', async () => {
+		// The Crew Trigger's panel is checked while its workflow is on the canvas, before the kickoff
+		// example replaces it there: opening the editor again for it cost seconds.
+		const withCallbacks = { crewApi: CALLBACK_CREDENTIAL.name };
+		let trigger;
+		await check('crew-trigger.json published: its Crew Trigger panel shows one credential row, the Crew API credential holding the callback bearer token', async () => {
 			await t.resetService();
-			const trigger = await importExample('crew-trigger.json', { credentials: { crewApi: CALLBACK_CREDENTIAL.name } });
-			await publish(trigger.id);
+			const imported = await importExample('crew-trigger.json', { credentials: withCallbacks });
+			await publish(imported.id);
+			const shown = await openPanel('crew-trigger.json', 'Crew Trigger', {}, withCallbacks);
+			assert.equal(shown.nodes.find((n) => n.name === 'Crew Trigger').credentials.crewApi.name, CALLBACK_CREDENTIAL.name);
+			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Crew Trigger\'s panel', 'events');
+			await editor.closePanel(page);
+			trigger = imported;
+		});
+
+		await check('crew-trigger-kickoff.json run with the Crew Trigger\'s Production URL: the crew\'s finished event starts the Crew Trigger\'s workflow once', async () => {
+			assert.ok(trigger, 'the Crew Trigger example was not published');
+			await t.resetService();
 			const node = trigger.nodes.find((n) => n.type === 'n8n-nodes-crewai.crewCallbackTrigger');
 			const productionUrl = `${url}/webhook/${node.webhookId}/crew`;
 			// The user pastes the trigger's Production URL into the kickoff example, as its guide says.
-			const kickoff = await importExample('crew-trigger-kickoff.json', { how: { text: { [TRIGGER_URL_PLACEHOLDER]: productionUrl }, set: { Kickoff: { 'options.meta': '{"reference": {"durationMs": 800}}' } } }, credentials: { crewApi: CALLBACK_CREDENTIAL.name } });
+			const kickoff = await importExample('crew-trigger-kickoff.json', { how: { text: { [TRIGGER_URL_PLACEHOLDER]: productionUrl }, set: { Kickoff: { 'options.meta': '{"reference": {"durationMs": 800}}' } } }, credentials: withCallbacks });
 			await editor.executeWorkflow(page);
 			const started = await finishedRun(kickoff.id);
 			const [kicked] = itemsOf(started, 'Kickoff');
@@ -302,15 +316,10 @@ module.exports = {
 			assert.equal((await executions(trigger.id)).length, 1, 'the trigger ran once');
 		});
 
-		await check('crew-trigger-kickoff.json\'s Kickoff panel (Event Stream URL set) and crew-trigger.json\'s Crew Trigger panel each show one credential row, the same Crew API credential holding the callback bearer token', async () => {
-			const withCallbacks = { crewApi: CALLBACK_CREDENTIAL.name };
+		await check('crew-trigger-kickoff.json\'s Kickoff panel (Event Stream URL set) shows one credential row, the same Crew API credential as the Crew Trigger\'s', async () => {
 			const kickoff = await openPanel('crew-trigger-kickoff.json', 'Kickoff', { text: { [TRIGGER_URL_PLACEHOLDER]: 'https://n8n.example.com/webhook/x/crew' } }, withCallbacks);
 			assert.ok(kickoff.nodes.find((n) => n.name === 'Kickoff').parameters.options.eventStreamUrl, 'the Kickoff streams its events');
 			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Kickoff\'s panel');
-			await editor.closePanel(page);
-			const trigger = await openPanel('crew-trigger.json', 'Crew Trigger', {}, withCallbacks);
-			assert.equal(trigger.nodes.find((n) => n.name === 'Crew Trigger').credentials.crewApi.name, CALLBACK_CREDENTIAL.name);
-			await oneCredentialRow(CALLBACK_CREDENTIAL.name, 'the Crew Trigger\'s panel', 'events');
 			await editor.closePanel(page);
 		});
 

@@ -5,14 +5,15 @@
 // items, each crew getting its own; an item without the binary property (its error, the others
 // go on); a flow's file-typed state field; an older deployment refusing files.
 //
-// Its own stack (the runner's shared n8n cannot take a suite's environment): n8n 2.x lets Read/Write
-// Files from Disk read only under N8N_RESTRICT_FILE_ACCESS_TO (default ~/.n8n-files, a folder in the
-// machine's home, and never the user folder's .n8n), so this suite's n8n gets
-// N8N_RESTRICT_FILE_ACCESS_TO=<suite folder>/files, where it writes the PDFs; 1.x gets the same.
-// Both majors keep the binary data on disk (filesystem mode, 2.x's default; set for 1.x, whose default
-// in-memory mode would put the 2 MB as base64 into the run `n8n execute --rawOutput` prints, too big to
-// read back): the node streams it from n8n's store. The in-memory path is proven by the jest tests
-// (test/node/files.test.ts). Every run is `n8n execute`.
+// On the shared n8n, whose Read/Write Files from Disk may read only t.filesDir (n8n 2.x reads only
+// under N8N_RESTRICT_FILE_ACCESS_TO; 1.x gets the same), where this suite writes the PDFs. Its
+// workflows are saved over REST (they name that folder and the hosted file's address, known only
+// once the suite runs). Both majors keep the binary data on disk, so the node streams it from
+// n8n's store: on 2.x that is the default, and each run is the editor's "Execute workflow" over
+// REST; 1.x's default is in memory, which the other suites keep on its shared n8n, so there each
+// run is `n8n execute` on the shared user folder with filesystem mode (in memory it would also put
+// the 2 MB as base64 into the run `n8n execute --rawOutput` prints, too big to read back). The
+// in-memory path is proven by the jest tests (test/node/files.test.ts).
 
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
@@ -20,7 +21,6 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 
-const { prepare } = require('../lib/stack');
 const { extractRunJson } = require('../lib/n8n');
 const { CREDENTIALS } = require('../lib/fixtures');
 const { items, errorText } = require('../lib/runData');
@@ -100,7 +100,7 @@ function workflows(filesDir, fileUrl) {
 }
 
 async function suite(t) {
-	const filesDir = path.join(t.root, 'files');
+	const filesDir = t.filesDir;
 	fs.mkdirSync(path.join(filesDir, 'batch'), { recursive: true });
 	const report = pdfLikeBytes(TWO_MB, 1);
 	fs.writeFileSync(path.join(filesDir, 'report.pdf'), report);
@@ -110,34 +110,30 @@ async function suite(t) {
 	const server = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Length': hosted.length }).end(hosted));
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const fileUrl = `http://127.0.0.1:${server.address().port}/hosted/report.pdf`;
-	const wfs = workflows(filesDir, fileUrl);
-	let stack;
 	try {
-		stack = await prepare({
-			major: t.major,
-			root: t.root,
-			packed: t.packed,
-			withPackage: !t.opts.withoutPackage,
-			log: (m) => t.say(m),
-			editWorkflows: (all) => {
-				for (const k of Object.keys(all)) delete all[k];
-				for (const wf of Object.values(wfs)) all[wf.id] = wf;
-			},
-		});
-		const { n8n, crew } = stack;
+		const { n8n, crew } = t;
+		// Saved as the editor saves a new workflow: n8n gives each its id.
+		const ids = {};
+		for (const [key, wf] of Object.entries(workflows(filesDir, fileUrl))) ids[key] = (await t.rest.post('workflows', { ...wf, id: undefined })).id;
 		const env = { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
-		const execute = async (key) => {
-			const r = await n8n.cli(['execute', `--id=${wfs[key].id}`, '--rawOutput'], { env, timeoutMs: 240000, name: `execute-${key}` });
+		const runOf = async (key) => {
+			if (t.major === '2') {
+				const exec = await t.run(ids[key], { timeoutMs: 240000 });
+				assert.equal(exec.code, 0, `the workflow ${key} ended ${exec.status}: ${errorText(exec.run)}`);
+				return exec.run;
+			}
+			const r = await n8n.cli(['execute', `--id=${ids[key]}`, '--rawOutput'], { env, timeoutMs: 240000, name: `execute-files-${key}` });
 			const run = extractRunJson(r.stdout);
 			assert.ok(run, `n8n printed no run for ${key}:\n${r.output.slice(-2000)}`);
-			assert.equal(errorText(run), '', `the workflow ${key} failed`);
-			t.assertNoToken?.(JSON.stringify(run), `run of ${key}`);
 			return run;
 		};
-		const fresh = async (options = {}) => {
-			await crew.reset();
-			await crew.configure({ deployment: 'crew', dialect: 'documented', multipartKickoff: 'accepted', maxFileBytes: null, flowFileFields: [], durationMs: 500, ...options });
+		const execute = async (key) => {
+			const run = await runOf(key);
+			assert.equal(errorText(run), '', `the workflow ${key} failed`);
+			t.assertNoToken(JSON.stringify(run), `run of ${key}`);
+			return run;
 		};
+		const fresh = (options = {}) => t.resetService({ multipartKickoff: 'accepted', maxFileBytes: null, flowFileFields: [], durationMs: 500, ...options });
 		const arrived = (run) => run.files || [];
 		const expectFile = (file, via, bytes = report, name = 'report.pdf') => {
 			assert.equal(file.field, 'document');
@@ -223,14 +219,13 @@ async function suite(t) {
 		});
 	} finally {
 		server.close();
-		if (stack) await stack.crew.stop();
 	}
 }
 
 module.exports = {
 	name: 'files',
 	title: 'Files into crews and flows: Read/Write Files from Disk to the service, three ways',
-	majors: ['1', '2'],
-	needs: { ownStack: true },
+	majors: ['1', '2'], seconds: 35,
+	needs: { server: true },
 	run: suite,
 };

@@ -393,7 +393,7 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 module.exports = {
 	name: 'firstSteps',
 	title: "A new user's first minutes in the editor",
-	majors: ['1', '2'],
+	majors: ['1', '2'], seconds: 65,
 	needs: { ownStack: true },
 	run: (t) =>
 		// The README's screenshots are n8n 2.x's.

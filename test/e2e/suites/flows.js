@@ -197,5 +197,5 @@ async function run(t) {
 
 module.exports = {
 	name: 'flows', title: 'A deployed flow',
-	majors: ['1', '2'], needs: { server: true, model: true }, service: LIVE_FLOW, workflows: () => loadFlowWorkflows(), run,
+	majors: ['1', '2'], seconds: 20, needs: { server: true, model: true }, service: LIVE_FLOW, workflows: () => loadFlowWorkflows(), run,
 };

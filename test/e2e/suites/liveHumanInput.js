@@ -153,6 +153,6 @@ function triggerUrlOf(baseUrl) {
 
 module.exports = {
 	name: 'liveHumanInput', title: 'Human input as the hosted service does it today',
-	majors: ['1', '2'], needs: { server: true }, service: { dialect: 'live' }, workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)), run,
+	majors: ['1', '2'], seconds: 5, needs: { server: true }, service: { dialect: 'live' }, workflows: (fixtures, { baseUrl }) => loadWorkflows(triggerUrlOf(baseUrl)), run,
 	credentials: ({ crewUrl, tokens }) => [{ ...LEGACY_CREDENTIAL, type: 'crewApi', data: { baseUrl: crewUrl, token: tokens.organization, metaSecret: LEGACY_SECRET } }],
 };

@@ -249,5 +249,5 @@ async function runSuite(t) {
 
 module.exports = {
 	name: 'liveService', title: 'The reference service in its live dialect',
-	majors: ['1', '2'], needs: { server: true, model: true }, service: LIVE, workflows: () => loadWorkflows(), run: runSuite,
+	majors: ['1', '2'], seconds: 60, needs: { server: true, model: true }, service: LIVE, workflows: () => loadWorkflows(), run: runSuite,
 };

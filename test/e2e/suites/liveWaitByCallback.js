@@ -209,5 +209,5 @@ function loadBatch() {
 
 module.exports = {
 	name: 'liveWaitByCallback', title: 'Wait By: Callback with the live dialect: human input while parked',
-	majors: ['1', '2'], needs: { server: true }, workflows: loadBatch, run,
+	majors: ['1', '2'], seconds: 10, needs: { server: true }, workflows: loadBatch, run,
 };

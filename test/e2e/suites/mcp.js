@@ -122,5 +122,5 @@ function loadWorkflow() {
 
 module.exports = {
 	name: 'mcp', title: 'The MCP Server Trigger with a Crew tool and the MCP SDK client',
-	majors: ['2'], needs: { server: true }, service: { inputs: THREE_INPUTS, durationMs: 1000 }, workflows: () => loadWorkflow(), run,
+	majors: ['2'], seconds: 5, needs: { server: true }, service: { inputs: THREE_INPUTS, durationMs: 1000 }, workflows: () => loadWorkflow(), run,
 };

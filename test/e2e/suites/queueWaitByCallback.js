@@ -8,19 +8,20 @@
 //
 //   node test/e2e/run.js --only queueWaitByCallback [--keep]
 //
-// In the runner's own-stack lane, beside the majors' lanes. First the restart check, which holds
-// under their load: executions waiting by callback (two single crews and a batch of 6), main and
-// workers stopped and started again, the crews' calls after the restart still complete them.
-// Then, once the majors' lanes have ended (t.whenAlone()), the checks whose figures are walls
-// against the crews' own times: per mode, the polling wall (ideal ceil(N/2) × D: each execution
-// holds a slot while it polls) and the callback wall (ideal about D: the executions are parked,
-// no slot held), the worker slots held while the callback executions wait (Bull's active jobs in
-// Redis, sampled), and the detection delay (the crew's end or call → the execution's
-// stoppedAt), median and max. Then batches (crews spread over 0.75–1.25 × a duration): one
-// execution of 50 items by polling and by callback (callback wall within 10% of the slowest
-// crew; 0 slots held while it waits, every record right and in order, status reads per kickoff;
-// polling holds its slot the whole time), and 8 executions of 8 items per mode (callback about
-// one crew's time, polling about 4×).
+// In the runner's own-stack lane, beside the majors' lanes. First the checks that hold under
+// their load: the restart (executions waiting by callback, two single crews and a batch of 6; main
+// and workers stopped and started again; the crews' calls after the restart still complete them),
+// then polling, whose figures are slot arithmetic read on the service's own clock: 8 single crews
+// (no more executions run their crews at once than there are slots; the wall, ideal ceil(N/2) × D,
+// and the detection delay printed), one execution of 50 items (its slot in use the whole time) and
+// 8 executions of 8 items (about 4 × one crew's time, at most 2 executions' crews at once). A
+// loaded machine only lengthens a polling execution, never lets more of them run at once.
+// Then, once the majors' lanes have ended (t.whenAlone()), the callback checks, whose figures are
+// walls against the crews' own times: 8 single crews (ideal about D: the executions are parked,
+// no slot held; the worker slots held while they wait, Bull's active jobs in Redis sampled; the
+// detection delay, the crew's call → the execution's stoppedAt, median and max), one execution of
+// 50 items (wall within 10% of the slowest crew; 0 slots held while it waits, every record right
+// and in order, status reads per kickoff) and 8 executions of 8 items (about one crew's time).
 //
 // The crews are as short as the ratios allow. Polling's figures come from slot arithmetic (N
 // executions on 2 slots run in ceil(N/2) rounds), so its crews are short (POLL_*). A callback
@@ -138,6 +139,15 @@ async function run(t, figures, samplers) {
 		});
 	};
 	const readsPerKickoff = (runs) => runs.reduce((sum, r) => sum + r.statusRequests, 0) / runs.length;
+	/**
+	 * The most executions that had a crew running at the same moment, by the service's own clock
+	 * (each execution's first kickoff to its last crew's end): a polling execution holds its worker
+	 * slot while its crews run, so no more than the slots, however loaded the machine is.
+	 */
+	const mostAtOnce = (runsPerExecution) => {
+		const spans = runsPerExecution.map((list) => [Math.min(...list.map((r) => r.createdAt)), Math.max(...list.map((r) => r.completesAt))]);
+		return Math.max(...spans.map(([from]) => spans.filter(([start, end]) => start <= from && from < end).length));
+	};
 	/** Polling batches: one webhook call per execution; the answer is the Crew node's items. */
 	const pollBatches = async (executionCount, itemCount, durationMs) => {
 		const tag = `pollb-${rand()}`;
@@ -157,7 +167,8 @@ async function run(t, figures, samplers) {
 		const busy = during.filter((x) => x.active >= Math.min(executionCount, cluster.slots)).length;
 		// The slowest crew's time in this run: from the first webhook call to the last crew's end (kickoffs included).
 		const slowestMs = Math.max(...runs.map((r) => r.completesAt)) - t0;
-		return { wallMs, slowestMs, longestCrewMs: slowestOf(batches.flat()), busyShare: busy / during.length, samples: during.length, reads: readsPerKickoff(runs) };
+		const executionsAtOnce = mostAtOnce(batches.map((crews) => runs.filter((r) => crews.some((c) => c.tag === r.meta.tag))));
+		return { wallMs, slowestMs, longestCrewMs: slowestOf(batches.flat()), busyShare: busy / during.length, samples: during.length, reads: readsPerKickoff(runs), executionsAtOnce };
 	};
 	/** Callback batches: one webhook call per execution; they park, and each resumes when its last crew calls. */
 	const callbackBatches = async (executionCount, itemCount, durationMs) => {
@@ -323,16 +334,7 @@ async function run(t, figures, samplers) {
 		assert.equal(ended.status, 'canceled');
 	}));
 
-	// The restart above holds under other lanes' load (its crews outlast a loaded restart). The
-	// checks below compare walls with the crews' own times, and a batch's calls go one after
-	// another through n8n's waiting-webhook path (about 0.1 s each on an idle machine, 0.4 s on a
-	// loaded one; 64 calls of the 8 × 8 outlasted their hang guard at a load of 25): they wait
-	// for the majors' lanes to end.
-	const waitedFrom = Date.now();
-	await t.whenAlone();
-	t.say(`  the majors' lanes have ended (waited ${secs(Date.now() - waitedFrom)} for them)`);
-
-	await t.check(`polling: ${CALLS} webhook executions × ${secs(POLL_CREW_MS)} crews on ${cluster.WORKERS} slots`, async () => {
+	await t.check(`polling: ${CALLS} webhook executions × ${secs(POLL_CREW_MS)} crews on ${cluster.WORKERS} slots: no more executions run their crews at once than there are slots`, async () => {
 		const tag = `poll-${rand()}`;
 		const slots = sampleSlots();
 		const t0 = Date.now();
@@ -352,9 +354,43 @@ async function run(t, figures, samplers) {
 		const byExecution = new Map((await executions(polling.id)).map((e) => [String(e.id), e]));
 		const delays = runs.map((r) => Date.parse(byExecution.get(String(r.meta.executionId)).stoppedAt) - r.completesAt);
 		const held = Math.max(...slots.samples.map((s) => s.active));
+		const atOnce = mostAtOnce(runs.map((r) => [r]));
 		figures.push({ mode: 'polling', crewMs: POLL_CREW_MS, wallMs, idealMs: Math.ceil(CALLS / cluster.WORKERS) * POLL_CREW_MS, held, delays });
-		t.say(`  POLLING: wall ${secs(wallMs)} (ideal ceil(${CALLS}/${cluster.WORKERS}) × ${secs(POLL_CREW_MS)}); worker slots held at most ${held}; detection (crew end → execution end) median ${median(delays)} ms, max ${Math.max(...delays)} ms`);
+		t.say(`  POLLING: wall ${secs(wallMs)} (ideal ceil(${CALLS}/${cluster.WORKERS}) × ${secs(POLL_CREW_MS)}); worker slots held at most ${held}; at most ${atOnce} executions' crews running at once; detection (crew end → execution end) median ${median(delays)} ms, max ${Math.max(...delays)} ms`);
+		assert.ok(atOnce <= cluster.slots, `${atOnce} executions had their crews running at once on ${cluster.slots} slots`);
 	});
+
+	// Polling's figures are slot arithmetic, asserted against the crews' own times on the service's
+	// clock (busy slots, executions at once), which a loaded machine only lengthens: they run beside
+	// the majors' lanes. Their walls are kept for the callback checks' lines below.
+	let polled50;
+	await t.check(`one execution of 50 items polled (crews spread 0.75–1.25 × ${secs(POLL_BATCH_CREW_MS)}): it holds its slot the whole time`, async () => {
+		const polled = await pollBatches(1, 50, POLL_BATCH_CREW_MS);
+		polled50 = polled;
+		t.say(`  POLLING 1 × 50: wall ${secs(polled.wallMs)} (slowest crew: ended ${secs(polled.slowestMs)} after the webhook call, ran ${secs(polled.longestCrewMs)}); a slot in use in ${(polled.busyShare * 100).toFixed(0)}% of ${polled.samples} samples; ${polled.reads.toFixed(2)} status reads per kickoff`);
+		figures.push({ mode: 'polling, 1 × 50 items', wallMs: polled.wallMs, idealMs: polled.slowestMs, held: `in use ${(polled.busyShare * 100).toFixed(0)}% of the wait`, delays: [] });
+		assert.equal(polled.busyShare, 1, 'polling held its slot the whole time');
+	});
+
+	let polled88;
+	await t.check(`8 executions of 8 items polled on ${cluster.WORKERS}×${cluster.CONCURRENCY} slots: about 4 × one crew's time, never more executions' crews at once than slots`, async () => {
+		const polled = await pollBatches(8, 8, POLL_BATCH_CREW_MS);
+		polled88 = polled;
+		// Against one crew's run (the longest of its spread): polling runs 4 rounds of 2 executions.
+		const polledCrewMs = polled.longestCrewMs;
+		t.say(`  POLLING 8 × 8: wall ${secs(polled.wallMs)} = ${(polled.wallMs / polledCrewMs).toFixed(2)} × the longest crew (${secs(polledCrewMs)}); at most ${polled.executionsAtOnce} executions' crews running at once`);
+		figures.push({ mode: 'polling, 8 × 8 items', wallMs: polled.wallMs, idealMs: 4 * polledCrewMs, held: '-', delays: [] });
+		assert.ok(polled.wallMs >= polledCrewMs * 3.5, `polling wall ${secs(polled.wallMs)} is not about 4 × one crew's time`);
+		assert.ok(polled.executionsAtOnce <= cluster.slots, `${polled.executionsAtOnce} executions had their crews running at once on ${cluster.slots} slots`);
+	});
+
+	// The checks below compare the callback walls with the crews' own times, and a batch's calls go
+	// one after another through n8n's waiting-webhook path (about 0.1 s each on an idle machine, 0.4 s
+	// on a loaded one; 64 calls of the 8 × 8 outlasted their hang guard at a load of 25): they wait
+	// for the majors' lanes to end.
+	const waitedFrom = Date.now();
+	await t.whenAlone();
+	t.say(`  the majors' lanes have ended (waited ${secs(Date.now() - waitedFrom)} for them)`);
 
 	await t.check(`callback: the same ${CALLS} crews all wait at once, no worker slot held while waiting, each ends with its own record`, async () => {
 		const tag = `cb-${rand()}`;
@@ -394,14 +430,10 @@ async function run(t, figures, samplers) {
 		assert.equal(runs.length, CALLS);
 	});
 
-	await t.check(`one execution of 50 items (crews spread 0.75–1.25 × ${secs(POLL_BATCH_CREW_MS)} polled, × ${secs(BATCH_CREW_MS)} by callback): polling holds its slot the whole time; by callback it holds none while waiting and resumes soon after the slowest crew, every record in order`, async () => {
-		const polled = await pollBatches(1, 50, POLL_BATCH_CREW_MS);
-		t.say(`  POLLING 1 × 50: wall ${secs(polled.wallMs)} (slowest crew: ended ${secs(polled.slowestMs)} after the webhook call, ran ${secs(polled.longestCrewMs)}); a slot in use in ${(polled.busyShare * 100).toFixed(0)}% of ${polled.samples} samples; ${polled.reads.toFixed(2)} status reads per kickoff`);
+	await t.check(`one execution of 50 items by callback (crews spread 0.75–1.25 × ${secs(BATCH_CREW_MS)}): it holds no slot while waiting and resumes soon after the slowest crew, every record in order`, async () => {
 		const called = await callbackBatches(1, 50, BATCH_CREW_MS);
-		t.say(`  CALLBACK 1 × 50: wall ${secs(called.wallMs)} = ${(called.wallMs / called.slowestMs).toFixed(3)} × the slowest crew (ended ${secs(called.slowestMs)} after the webhook call, ran ${secs(called.longestCrewMs)}); worker slots held while waiting ${called.held} (${called.samples} samples); ${called.reads.toFixed(2)} status reads per kickoff`);
-		figures.push({ mode: 'polling, 1 × 50 items', wallMs: polled.wallMs, idealMs: polled.slowestMs, held: `in use ${(polled.busyShare * 100).toFixed(0)}% of the wait`, delays: [] });
+		t.say(`  CALLBACK 1 × 50: wall ${secs(called.wallMs)} = ${(called.wallMs / called.slowestMs).toFixed(3)} × the slowest crew (ended ${secs(called.slowestMs)} after the webhook call, ran ${secs(called.longestCrewMs)}); worker slots held while waiting ${called.held} (${called.samples} samples); ${called.reads.toFixed(2)} status reads per kickoff${polled50 ? `; polled: wall ${secs(polled50.wallMs)}` : ''}`);
 		figures.push({ mode: 'callback, 1 × 50 items', wallMs: called.wallMs, idealMs: called.slowestMs, held: called.held, delays: [], reads: called.reads });
-		assert.equal(polled.busyShare, 1, 'polling held its slot the whole time');
 		assert.equal(called.held, 0, 'worker slots held while the batch waits');
 		// n8n 2.41's waiting-webhook path (WaitingWebhooks.executeWebhook: the execution loaded, an expression
 		// isolate acquired, per call) is the cost per call; on a machine shared with other jobs it took about 0.4 s,
@@ -411,19 +443,14 @@ async function run(t, figures, samplers) {
 		assert.ok(called.reads <= 3, `${called.reads.toFixed(2)} status reads per kickoff`);
 	});
 
-	await t.check(`8 executions of 8 items on ${cluster.WORKERS}×${cluster.CONCURRENCY} slots: by callback about one crew's time, by polling about 4×`, async () => {
-		const polled = await pollBatches(8, 8, POLL_BATCH_CREW_MS);
+	await t.check(`8 executions of 8 items by callback on ${cluster.WORKERS}×${cluster.CONCURRENCY} slots: about one crew's time`, async () => {
 		const called = await callbackBatches(8, 8, MANY_BATCHES_CREW_MS);
-		// Each against one crew's run (the longest of its spread): polling runs 4 rounds of 2 executions,
-		// callback one. The polled crews are shorter (the rounds, not the crews' length, make the 4×).
+		// Against one crew's run (the longest of its spread): callback runs one round.
 		const crewMs = called.longestCrewMs;
-		const polledCrewMs = polled.longestCrewMs;
-		t.say(`  POLLING 8 × 8: wall ${secs(polled.wallMs)} = ${(polled.wallMs / polledCrewMs).toFixed(2)} × the longest crew (${secs(polledCrewMs)}); CALLBACK 8 × 8: wall ${secs(called.wallMs)} = ${(called.wallMs / crewMs).toFixed(2)} × the longest crew (${secs(crewMs)}), ${(called.wallMs / called.slowestMs).toFixed(2)} × the last crew's end; slots held while waiting ${called.held}, ${called.reads.toFixed(2)} status reads per kickoff`);
-		figures.push({ mode: 'polling, 8 × 8 items', wallMs: polled.wallMs, idealMs: 4 * polledCrewMs, held: '-', delays: [] });
+		t.say(`  CALLBACK 8 × 8: wall ${secs(called.wallMs)} = ${(called.wallMs / crewMs).toFixed(2)} × the longest crew (${secs(crewMs)}), ${(called.wallMs / called.slowestMs).toFixed(2)} × the last crew's end; slots held while waiting ${called.held}, ${called.reads.toFixed(2)} status reads per kickoff${polled88 ? `; polled: wall ${secs(polled88.wallMs)} = ${(polled88.wallMs / polled88.longestCrewMs).toFixed(2)} × its longest crew` : ''}`);
 		figures.push({ mode: 'callback, 8 × 8 items', wallMs: called.wallMs, idealMs: crewMs, held: called.held, delays: [], reads: called.reads });
 		assert.equal(called.held, 0, 'worker slots held while the batches wait');
 		assert.ok(called.wallMs <= crewMs * 1.5, `callback wall ${secs(called.wallMs)} is not about one crew's time`);
-		assert.ok(polled.wallMs >= polledCrewMs * 3.5, `polling wall ${secs(polled.wallMs)} is not about 4 × one crew's time`);
 	});
 }
 

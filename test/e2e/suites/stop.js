@@ -308,7 +308,7 @@ async function run(t) {
 module.exports = {
 	name: 'stop',
 	title: 'Stopping crews: Crew → Stop, On Timeout, a cancelled execution',
-	majors: ['1', '2'],
+	majors: ['1', '2'], seconds: 20,
 	needs: { server: true },
 	service: { durationMs: 3000 },
 	workflows,

@@ -151,5 +151,5 @@ async function run(t) {
 
 module.exports = {
 	name: 'streaming', title: 'Live progress in a streaming Webhook response',
-	majors: ['1', '2'], needs: { server: true }, workflows: () => loadWorkflows(), run,
+	majors: ['1', '2'], seconds: 20, needs: { server: true }, workflows: () => loadWorkflows(), run,
 };

@@ -388,5 +388,5 @@ async function run(t) {
 
 module.exports = {
 	name: 'waitByCallback', title: 'Kickoff and Wait, Wait By: Callback',
-	majors: ['1', '2'], needs: { server: true }, workflows: () => loadVariants(), run,
+	majors: ['1', '2'], seconds: 55, needs: { server: true }, workflows: () => loadVariants(), run,
 };

@@ -313,7 +313,7 @@ const tests = [
 module.exports = {
 	name: 'workflows',
 	title: 'Saved workflows and examples, one Crew operation each',
-	majors: ['1', '2'],
+	majors: ['1', '2'], seconds: 45,
 	needs: { server: true },
 	workflows: (fixtures) => {
 		const all = fixtures.loadWorkflows();
