@@ -31,7 +31,10 @@ export default tseslint.config(
 			parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname },
 		},
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', ignoreRestSiblings: true },
+			],
 			// Tests read untyped JSON from real HTTP servers and check it with expect();
 			// `any` is the honest type there, and typing every body would only restate the assertions.
 			'@typescript-eslint/no-explicit-any': 'off',

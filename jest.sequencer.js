@@ -13,14 +13,17 @@ const LONG_TIMEOUT_MS = 60_000;
 /** The longest per-test timeout a test file declares (`it(name, fn, 120_000)`), 0 when none. */
 function longestDeclaredTimeout(source) {
 	let longest = 0;
-	for (const m of source.matchAll(/\}\s*,\s*(\d[\d_]*)\s*\)/g)) longest = Math.max(longest, Number(m[1].replace(/_/g, '')));
+	for (const m of source.matchAll(/\}\s*,\s*(\d[\d_]*)\s*\)/g))
+		longest = Math.max(longest, Number(m[1].replace(/_/g, '')));
 	return longest;
 }
 
 class LongWaitsFirst extends Sequencer {
 	sort(tests) {
 		const sorted = super.sort(tests);
-		const waitsLong = (test) => test.duration == null && longestDeclaredTimeout(fs.readFileSync(test.path, 'utf8')) >= LONG_TIMEOUT_MS;
+		const waitsLong = (test) =>
+			test.duration == null &&
+			longestDeclaredTimeout(fs.readFileSync(test.path, 'utf8')) >= LONG_TIMEOUT_MS;
 		const first = sorted.filter(waitsLong);
 		return [...first, ...sorted.filter((test) => !first.includes(test))];
 	}

@@ -74,10 +74,50 @@ const waitNodeWorkflow = {
 	id: 'benchWaitNode001',
 	name: 'Bench: Webhook → Wait, On Webhook Call → After',
 	nodes: [
-		{ id: 'b0c1a11b-0001-4b3e-9c1a-62656e636801', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: 'b0c1a11b-0001-4b3e-9c1a-62656e6368a1', parameters: { httpMethod: 'POST', path: WAIT_NODE_PATH, responseMode: 'responseNode', options: {} } },
-		{ id: 'b0c1a11b-0002-4b3e-9c1a-62656e636801', name: 'Resume URL', type: 'n8n-nodes-base.respondToWebhook', typeVersion: 1.1, position: [220, 0], parameters: { respondWith: 'json', responseBody: '={{ JSON.stringify({ executionId: $execution.id, resumeUrl: $execution.resumeUrl }) }}', options: {} } },
-		{ id: 'b0c1a11b-0003-4b3e-9c1a-62656e636801', name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [440, 0], webhookId: 'b0c1a11b-0003-4b3e-9c1a-62656e6368a3', parameters: { resume: 'webhook', httpMethod: 'POST', options: {} } },
-		{ id: 'b0c1a11b-0004-4b3e-9c1a-62656e636801', name: AFTER, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [660, 0], parameters: {} },
+		{
+			id: 'b0c1a11b-0001-4b3e-9c1a-62656e636801',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: 'b0c1a11b-0001-4b3e-9c1a-62656e6368a1',
+			parameters: {
+				httpMethod: 'POST',
+				path: WAIT_NODE_PATH,
+				responseMode: 'responseNode',
+				options: {},
+			},
+		},
+		{
+			id: 'b0c1a11b-0002-4b3e-9c1a-62656e636801',
+			name: 'Resume URL',
+			type: 'n8n-nodes-base.respondToWebhook',
+			typeVersion: 1.1,
+			position: [220, 0],
+			parameters: {
+				respondWith: 'json',
+				responseBody:
+					'={{ JSON.stringify({ executionId: $execution.id, resumeUrl: $execution.resumeUrl }) }}',
+				options: {},
+			},
+		},
+		{
+			id: 'b0c1a11b-0003-4b3e-9c1a-62656e636801',
+			name: 'Wait',
+			type: 'n8n-nodes-base.wait',
+			typeVersion: 1.1,
+			position: [440, 0],
+			webhookId: 'b0c1a11b-0003-4b3e-9c1a-62656e6368a3',
+			parameters: { resume: 'webhook', httpMethod: 'POST', options: {} },
+		},
+		{
+			id: 'b0c1a11b-0004-4b3e-9c1a-62656e636801',
+			name: AFTER,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [660, 0],
+			parameters: {},
+		},
 	],
 	connections: {
 		Webhook: { main: [[{ node: 'Resume URL', type: 'main', index: 0 }]] },
@@ -93,8 +133,23 @@ const parkedBatchWorkflow = {
 	id: 'benchParkedBat01',
 	name: 'Bench: Webhook → one item per crew → Kickoff and Wait, Wait By: Callback → After',
 	nodes: [
-		{ id: 'b0c1a11b-0011-4b3e-9c1a-62656e636802', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: 'b0c1a11b-0011-4b3e-9c1a-62656e6368b1', parameters: { httpMethod: 'POST', path: PARKED_BATCH_PATH, options: {} } },
-		{ id: 'b0c1a11b-0012-4b3e-9c1a-62656e636802', name: 'One Item Per Crew', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0], parameters: { fieldToSplitOut: 'body.crews', options: {} } },
+		{
+			id: 'b0c1a11b-0011-4b3e-9c1a-62656e636802',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: 'b0c1a11b-0011-4b3e-9c1a-62656e6368b1',
+			parameters: { httpMethod: 'POST', path: PARKED_BATCH_PATH, options: {} },
+		},
+		{
+			id: 'b0c1a11b-0012-4b3e-9c1a-62656e636802',
+			name: 'One Item Per Crew',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { fieldToSplitOut: 'body.crews', options: {} },
+		},
 		{
 			id: 'b0c1a11b-0013-4b3e-9c1a-62656e636802',
 			name: 'Kickoff and Wait',
@@ -116,7 +171,14 @@ const parkedBatchWorkflow = {
 				},
 			},
 		},
-		{ id: 'b0c1a11b-0014-4b3e-9c1a-62656e636802', name: AFTER, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [660, 0], parameters: {} },
+		{
+			id: 'b0c1a11b-0014-4b3e-9c1a-62656e636802',
+			name: AFTER,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [660, 0],
+			parameters: {},
+		},
 	],
 	connections: {
 		Webhook: { main: [[{ node: 'One Item Per Crew', type: 'main', index: 0 }]] },
@@ -134,7 +196,12 @@ interface Bench {
 	baseUrl: string;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number, everyMs = 25): Promise<T> {
+async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined | null | false>,
+	timeoutMs: number,
+	everyMs = 25,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
@@ -145,7 +212,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | null 
 }
 
 /** The execution once it has the status asked for (any finished status for 'finished'). */
-async function executionWhen(bench: Bench, executionId: string, status: 'waiting' | 'finished', timeoutMs: number) {
+async function executionWhen(
+	bench: Bench,
+	executionId: string,
+	status: 'waiting' | 'finished',
+	timeoutMs: number,
+) {
 	return await until(
 		`execution ${executionId} ${status}`,
 		async () => {
@@ -165,27 +237,40 @@ async function executionWhen(bench: Bench, executionId: string, status: 'waiting
 /** The After node's start, and its items, from a finished execution's run data. */
 async function afterNode(bench: Bench, executionId: string) {
 	const execution = await executionWhen(bench, executionId, 'finished', 120_000);
-	if (execution.status !== 'success') throw new Error(`execution ${executionId} ended ${execution.status}`);
+	if (execution.status !== 'success')
+		throw new Error(`execution ${executionId} ended ${execution.status}`);
 	const data = decodeExecutionData(bench.n8n, execution.data);
 	const run = data.resultData.runData[AFTER]?.[0];
 	if (!run) throw new Error(`execution ${executionId}: the ${AFTER} node did not run`);
-	return { startTime: run.startTime as number, items: (run.data?.main?.[0] ?? []).map((item: { json: Record<string, unknown> }) => item.json) };
+	return {
+		startTime: run.startTime as number,
+		items: (run.data?.main?.[0] ?? []).map((item: { json: Record<string, unknown> }) => item.json),
+	};
 }
 
 async function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
-	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 	return { status: response.status, text: await response.text() };
 }
 
 /** The baseline: n8n's Wait node, resumed by one call once the execution waits. Milliseconds from the call to After's start. */
 async function waitNodeRound(bench: Bench): Promise<number> {
 	const started = await post(`${bench.baseUrl}/webhook/${WAIT_NODE_PATH}`, {});
-	if (started.status !== 200) throw new Error(`the Wait node's workflow answered ${started.status}: ${started.text}`);
-	const { executionId, resumeUrl } = JSON.parse(started.text) as { executionId: string; resumeUrl: string };
+	if (started.status !== 200)
+		throw new Error(`the Wait node's workflow answered ${started.status}: ${started.text}`);
+	const { executionId, resumeUrl } = JSON.parse(started.text) as {
+		executionId: string;
+		resumeUrl: string;
+	};
 	await executionWhen(bench, executionId, 'waiting', 30_000);
 	const calledAt = Date.now();
 	const call = await post(resumeUrl, { resumed: true });
-	if (call.status !== 200) throw new Error(`the Wait node's resume URL answered ${call.status}: ${call.text}`);
+	if (call.status !== 200)
+		throw new Error(`the Wait node's resume URL answered ${call.status}: ${call.text}`);
 	const after = await afterNode(bench, executionId);
 	return after.startTime - calledAt;
 }
@@ -200,7 +285,9 @@ interface Call {
 
 async function crewCalls(bench: Bench, kickoffIds: readonly string[]): Promise<Call[]> {
 	const response = await fetch(`${bench.crew.url as string}/_reference/webhooks`);
-	return ((await response.json()) as Call[]).filter((call) => call.kind === 'stream' && kickoffIds.includes(call.kickoffId));
+	return ((await response.json()) as Call[]).filter(
+		(call) => call.kind === 'stream' && kickoffIds.includes(call.kickoffId),
+	);
 }
 
 const answered = (call: Call) => call.status !== null || call.error !== undefined;
@@ -217,34 +304,80 @@ interface BatchSample {
  * The Crew node's parked batch of `crews` crews, resumed by their calls: from the last
  * crew's call (as the service recorded it) to After's start.
  */
-async function parkedBatchRound(bench: Bench, crews: number, round: string, lastGapMs = 0): Promise<BatchSample> {
+async function parkedBatchRound(
+	bench: Bench,
+	crews: number,
+	round: string,
+	lastGapMs = 0,
+): Promise<BatchSample> {
 	await bench.crew.reset();
-	const ends = Array.from({ length: crews }, (_, index) => (index === crews - 1 && crews > 1 ? CREW_MS + (crews - 2) * BATCH_SPREAD_MS + lastGapMs : CREW_MS + index * BATCH_SPREAD_MS));
-	const body = { crews: ends.map((durationMs, index) => ({ topic: `${round} crew ${index}`, round, reference: { durationMs } })) };
+	const ends = Array.from({ length: crews }, (_, index) =>
+		index === crews - 1 && crews > 1
+			? CREW_MS + (crews - 2) * BATCH_SPREAD_MS + lastGapMs
+			: CREW_MS + index * BATCH_SPREAD_MS,
+	);
+	const body = {
+		crews: ends.map((durationMs, index) => ({
+			topic: `${round} crew ${index}`,
+			round,
+			reference: { durationMs },
+		})),
+	};
 	const started = await post(`${bench.baseUrl}/webhook/${PARKED_BATCH_PATH}`, body);
-	if (started.status !== 200) throw new Error(`the Crew node's workflow answered ${started.status}: ${started.text}`);
-	const runs = await until('every kickoff', async () => {
-		const found = ((await bench.crew.runs()) as Array<{ kickoffId: string; inputs: { topic: string }; meta: { executionId: string } }>).filter((run) => run.inputs.topic.startsWith(`${round} `));
-		return found.length === crews && found;
-	}, 60_000);
-	const kickoffIds = body.crews.map((crew) => runs.find((run) => run.inputs.topic === crew.topic)?.kickoffId as string);
+	if (started.status !== 200)
+		throw new Error(`the Crew node's workflow answered ${started.status}: ${started.text}`);
+	const runs = await until(
+		'every kickoff',
+		async () => {
+			const found = (
+				(await bench.crew.runs()) as Array<{
+					kickoffId: string;
+					inputs: { topic: string };
+					meta: { executionId: string };
+				}>
+			).filter((run) => run.inputs.topic.startsWith(`${round} `));
+			return found.length === crews && found;
+		},
+		60_000,
+	);
+	const kickoffIds = body.crews.map(
+		(crew) => runs.find((run) => run.inputs.topic === crew.topic)?.kickoffId as string,
+	);
 	const last = kickoffIds[crews - 1];
 	const executionId = String(runs[0].meta.executionId);
 	await executionWhen(bench, executionId, 'waiting', 30_000);
 	// When n8n had answered every call but the last: later than the last call means that call waited behind them.
-	const othersAnswered = await until('the other crews\' calls answered', async () => {
-		const others = (await crewCalls(bench, kickoffIds)).filter((call) => call.kickoffId !== last);
-		return others.length === crews - 1 && others.every(answered) && { at: Date.now(), others };
-	}, 120_000);
-	const lastCall = await until('the last crew\'s call answered', async () => (await crewCalls(bench, [last])).find(answered), 60_000);
+	const othersAnswered = await until(
+		"the other crews' calls answered",
+		async () => {
+			const others = (await crewCalls(bench, kickoffIds)).filter((call) => call.kickoffId !== last);
+			return others.length === crews - 1 && others.every(answered) && { at: Date.now(), others };
+		},
+		120_000,
+	);
+	const lastCall = await until(
+		"the last crew's call answered",
+		async () => (await crewCalls(bench, [last])).find(answered),
+		60_000,
+	);
 	// A call before the park gets n8n's 409 and is not sent again: every call answered 200, or still in n8n's
 	// hands when the service stopped waiting for the answer (5 s, on a busy machine; n8n goes on with it).
-	const refused = [...othersAnswered.others, lastCall].filter((call) => call.status !== 200 && !/^timed out/.test(call.error ?? ''));
-	if (refused.length > 0) throw new Error(`round ${round}: calls answered ${refused.map((call) => call.status ?? call.error).join(', ')}`);
-	if (othersAnswered.others.some((call) => call.at > lastCall.at)) throw new Error(`round ${round}: the last crew did not call last`);
+	const refused = [...othersAnswered.others, lastCall].filter(
+		(call) => call.status !== 200 && !/^timed out/.test(call.error ?? ''),
+	);
+	if (refused.length > 0)
+		throw new Error(
+			`round ${round}: calls answered ${refused.map((call) => call.status ?? call.error).join(', ')}`,
+		);
+	if (othersAnswered.others.some((call) => call.at > lastCall.at))
+		throw new Error(`round ${round}: the last crew did not call last`);
 	const after = await afterNode(bench, executionId);
 	const order = after.items.map((json: Record<string, unknown>) => json.kickoff_id);
-	if (after.items.length !== crews || order.some((id: unknown, index: number) => id !== kickoffIds[index]) || after.items.some((json: Record<string, unknown>) => json.state !== 'completed')) {
+	if (
+		after.items.length !== crews ||
+		order.some((id: unknown, index: number) => id !== kickoffIds[index]) ||
+		after.items.some((json: Record<string, unknown>) => json.state !== 'completed')
+	) {
 		throw new Error(`round ${round}: After did not get every crew's completed record in order`);
 	}
 	// n8n answered the others only after the last call had come: that call waited behind them.
@@ -257,7 +390,11 @@ const percentile = (values: number[], share: number) => {
 	return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
 };
 const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' / ');
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((load) => load.toFixed(2))
+		.join(' / ');
 
 async function startBench(root: string): Promise<Bench> {
 	const stack: { n8n: any; crew: any } = await prepare({
@@ -289,7 +426,9 @@ async function main() {
 	try {
 		say(`Starting n8n 2.41.1 with the packed package (${root})`);
 		bench = await startBench(root);
-		say(`n8n ${bench.baseUrl}, crew service ${bench.crew.url as string}; load average ${loadAverage()}`);
+		say(
+			`n8n ${bench.baseUrl}, crew service ${bench.crew.url as string}; load average ${loadAverage()}`,
+		);
 		// Warm-up, not counted: the first execution of each workflow loads n8n's and the node's code.
 		await waitNodeRound(bench);
 		await parkedBatchRound(bench, 1, 'warm-up');
@@ -304,23 +443,35 @@ async function main() {
 			const lastOfBatch = await parkedBatchRound(bench, BATCH, `r${round}-${BATCH}`, lastGapMs);
 			batch.push(lastOfBatch);
 			loads.push(os.loadavg()[0]);
-			say(`  round ${round}: Wait node ${seconds(waitNode.at(-1) as number)}, 1 crew ${seconds(oneCrew.at(-1) as number)}, last of ${BATCH} ${seconds(lastOfBatch.ms)}${lastOfBatch.queued ? ` (queued: n8n answered the others' calls ${seconds(lastOfBatch.othersLateMs)} after it; the last crew now ends later)` : ''} (load ${loads.at(-1)?.toFixed(2)})`);
+			say(
+				`  round ${round}: Wait node ${seconds(waitNode.at(-1) as number)}, 1 crew ${seconds(oneCrew.at(-1) as number)}, last of ${BATCH} ${seconds(lastOfBatch.ms)}${lastOfBatch.queued ? ` (queued: n8n answered the others' calls ${seconds(lastOfBatch.othersLateMs)} after it; the last crew now ends later)` : ''} (load ${loads.at(-1)?.toFixed(2)})`,
+			);
 			// A busy machine answers the calls slower than they come: the last crew then ends that much later.
-			if (lastOfBatch.queued) lastGapMs = Math.min(MAX_LAST_CREW_GAP_MS, lastGapMs + lastOfBatch.othersLateMs + 1_000);
+			if (lastOfBatch.queued)
+				lastGapMs = Math.min(MAX_LAST_CREW_GAP_MS, lastGapMs + lastOfBatch.othersLateMs + 1_000);
 		}
 		const batchMs = batch.map((sample) => sample.ms);
 		const queued = batch.filter((sample) => sample.queued).length;
 		const baseline = percentile(waitNode, 0.5);
-		const line = (name: string, values: number[]) => `${name.padEnd(44)} median ${seconds(percentile(values, 0.5))}, p90 ${seconds(percentile(values, 0.9))}`;
+		const line = (name: string, values: number[]) =>
+			`${name.padEnd(44)} median ${seconds(percentile(values, 0.5))}, p90 ${seconds(percentile(values, 0.9))}`;
 		const ratio = (name: string, values: number[]) => {
 			const value = percentile(values, 0.5) / baseline;
 			return `ratio ${name} / Wait node (medians): ${value.toFixed(2)} (goal at most ${GOAL_RATIO}): ${value <= GOAL_RATIO ? 'met' : 'NOT met'}`;
 		};
-		say(`Call → next node's start, n8n 2.41.1, ${ROUNDS} rounds; ${os.cpus().length} cores, load average over the rounds ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} (median ${percentile(loads, 0.5).toFixed(2)}), now ${loadAverage()}`);
-		say(line('baseline: n8n\'s Wait node, On Webhook Call', waitNode));
+		say(
+			`Call → next node's start, n8n 2.41.1, ${ROUNDS} rounds; ${os.cpus().length} cores, load average over the rounds ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} (median ${percentile(loads, 0.5).toFixed(2)}), now ${loadAverage()}`,
+		);
+		say(line("baseline: n8n's Wait node, On Webhook Call", waitNode));
 		say(line('parked batch, 1 crew', oneCrew));
 		say(line(`parked batch, the last of ${BATCH} crews`, batchMs));
-		if (queued > 0) say(`  ${queued} of ${ROUNDS} rounds: the last call came while n8n still answered the others (the machine too slow for the spread); without them: ${line('', batch.filter((sample) => !sample.queued).map((sample) => sample.ms)).trim()}`);
+		if (queued > 0)
+			say(
+				`  ${queued} of ${ROUNDS} rounds: the last call came while n8n still answered the others (the machine too slow for the spread); without them: ${line(
+					'',
+					batch.filter((sample) => !sample.queued).map((sample) => sample.ms),
+				).trim()}`,
+			);
 		say(ratio('1 crew', oneCrew));
 		say(ratio(`last of ${BATCH}`, batchMs));
 	} finally {

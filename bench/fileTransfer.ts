@@ -18,9 +18,14 @@ export const argument = (name: string, fallback: number): number => {
 	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
 };
 
-export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+export const median = (values: number[]): number =>
+	[...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
-export const loadAverage = (): string => os.loadavg().map((load) => load.toFixed(2)).join(' ');
+export const loadAverage = (): string =>
+	os
+		.loadavg()
+		.map((load) => load.toFixed(2))
+		.join(' ');
 
 export interface Sample {
 	seconds: number;
@@ -87,7 +92,12 @@ export async function writeBigFile(filePath: string, bytes: number): Promise<str
  * The baseline: the same multipart kickoff as the node's, written by hand and piped from
  * the file (`fs.createReadStream(...).pipe(http.request(...))`).
  */
-export async function plainStreamingPost(url: string, token: string, filePath: string, size: number): Promise<unknown> {
+export async function plainStreamingPost(
+	url: string,
+	token: string,
+	filePath: string,
+	size: number,
+): Promise<unknown> {
 	const boundary = `----bench${randomBytes(8).toString('hex')}`;
 	const head = Buffer.from(
 		`--${boundary}\r\nContent-Disposition: form-data; name="inputs"\r\n\r\n{"topic":"baseline"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="document"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
@@ -96,12 +106,22 @@ export async function plainStreamingPost(url: string, token: string, filePath: s
 	return await new Promise((resolve, reject) => {
 		const request = http.request(`${url}/kickoff`, {
 			method: 'POST',
-			headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': head.length + size + tail.length },
+			headers: {
+				Authorization: `Bearer ${token}`,
+				'Content-Type': `multipart/form-data; boundary=${boundary}`,
+				'Content-Length': head.length + size + tail.length,
+			},
 		});
 		request.on('response', (response) => {
 			const chunks: Buffer[] = [];
 			response.on('data', (chunk: Buffer) => chunks.push(chunk));
-			response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString())) : reject(new Error(`baseline: ${response.statusCode} ${Buffer.concat(chunks).toString()}`))));
+			response.on('end', () =>
+				response.statusCode === 200
+					? resolve(JSON.parse(Buffer.concat(chunks).toString()))
+					: reject(
+							new Error(`baseline: ${response.statusCode} ${Buffer.concat(chunks).toString()}`),
+						),
+			);
 		});
 		request.on('error', reject);
 		request.write(head);
@@ -113,16 +133,26 @@ export async function plainStreamingPost(url: string, token: string, filePath: s
 }
 
 /** The figures of one side, as both benchmarks print them. */
-export function transferLine(name: string, fileMb: number, samples: Sample[], memory: string): string {
+export function transferLine(
+	name: string,
+	fileMb: number,
+	samples: Sample[],
+	memory: string,
+): string {
 	const seconds = median(samples.map((sample) => sample.seconds));
 	const cpuPerMb = (median(samples.map((sample) => sample.cpuSeconds)) * 1000) / fileMb;
 	return `${name.padEnd(40)} ${(fileMb / seconds).toFixed(1).padStart(7)} MB/s, CPU ${cpuPerMb.toFixed(2)} ms/MB   ${memory}`;
 }
 
 /** Throughput ratio node / baseline, of the medians and of each round's pair (taken one after the other). */
-export function throughputRatios(node: Sample[], baseline: Sample[]): { ofMedians: number; pairedMedian: number } {
+export function throughputRatios(
+	node: Sample[],
+	baseline: Sample[],
+): { ofMedians: number; pairedMedian: number } {
 	return {
-		ofMedians: median(baseline.map((sample) => sample.seconds)) / median(node.map((sample) => sample.seconds)),
+		ofMedians:
+			median(baseline.map((sample) => sample.seconds)) /
+			median(node.map((sample) => sample.seconds)),
 		pairedMedian: median(node.map((sample, round) => baseline[round].seconds / sample.seconds)),
 	};
 }

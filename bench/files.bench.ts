@@ -27,7 +27,17 @@ import { once } from 'events';
 import { pdfLikeBytes, useBinaryDataMode } from '../test/helpers/binaryData';
 import { runCrewNode } from '../test/helpers/crewWorkflow';
 import type { Credentials } from '../test/helpers/crewWorkflow';
-import { argument, gcExposed, loadAverage, MB, measure, plainStreamingPost, throughputRatios, transferLine, writeBigFile } from './fileTransfer';
+import {
+	argument,
+	gcExposed,
+	loadAverage,
+	MB,
+	measure,
+	plainStreamingPost,
+	throughputRatios,
+	transferLine,
+	writeBigFile,
+} from './fileTransfer';
 import type { Sample } from './fileTransfer';
 
 const FILE_MB = argument('mb', 1024);
@@ -37,10 +47,21 @@ const GOAL_RATIO = 0.9;
 const GOAL_RSS_MB = 32;
 
 async function startServiceProcess(): Promise<{ child: ChildProcess; url: string }> {
-	const child = spawn(process.execPath, [path.join(__dirname, '../test/crew-service/cli.js'), '--port', '0', '--json', '--duration', '200'], {
-		env: { ...process.env, CREW_ORG_TOKEN: TOKEN },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		process.execPath,
+		[
+			path.join(__dirname, '../test/crew-service/cli.js'),
+			'--port',
+			'0',
+			'--json',
+			'--duration',
+			'200',
+		],
+		{
+			env: { ...process.env, CREW_ORG_TOKEN: TOKEN },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const [line] = (await once(child.stdout, 'data')) as [Buffer];
 	const { url } = JSON.parse(line.toString().split('\n')[0]) as { url: string };
 	// Keep reading what it prints: a full pipe would block the service on its next write.
@@ -58,7 +79,11 @@ async function main() {
 		const sha256 = await writeBigFile(filePath, size);
 		const credentials: Credentials = { baseUrl: url, token: TOKEN };
 		// As n8n's Read/Write Files from Disk stores it: streamed into the binary data store.
-		const binary = await store.store(fs.createReadStream(filePath) as unknown as Buffer, 'big.pdf', 'application/pdf');
+		const binary = await store.store(
+			fs.createReadStream(filePath) as unknown as Buffer,
+			'big.pdf',
+			'application/pdf',
+		);
 		const parameters = {
 			resource: 'crew',
 			operation: 'kickoff',
@@ -77,28 +102,50 @@ async function main() {
 		const node: Sample[] = [];
 		const baseline: Sample[] = [];
 		for (let round = 0; round < ROUNDS; round++) {
-			baseline.push(await measure(async () => void (await plainStreamingPost(url, TOKEN, filePath, size))));
+			baseline.push(
+				await measure(async () => void (await plainStreamingPost(url, TOKEN, filePath, size))),
+			);
 			node.push(
 				await measure(async () => {
-					const { output } = await runCrewNode({ parameters, credentials, items: [{ json: {}, binary: { data: binary } }] });
-					if (typeof output[0]?.json.kickoff_id !== 'string') throw new Error(`the node's kickoff failed: ${JSON.stringify(output[0]?.json)}`);
+					const { output } = await runCrewNode({
+						parameters,
+						credentials,
+						items: [{ json: {}, binary: { data: binary } }],
+					});
+					if (typeof output[0]?.json.kickoff_id !== 'string')
+						throw new Error(`the node's kickoff failed: ${JSON.stringify(output[0]?.json)}`);
 				}),
 			);
 		}
-		const runsAnswer = await fetch(`${url}/_reference/runs`, { headers: { Authorization: `Bearer ${TOKEN}` } }).then(async (response) => (response.ok ? ((await response.json())) : undefined)).catch(() => undefined);
+		const runsAnswer = await fetch(`${url}/_reference/runs`, {
+			headers: { Authorization: `Bearer ${TOKEN}` },
+		})
+			.then(async (response) => (response.ok ? await response.json() : undefined))
+			.catch(() => undefined);
 		const arrived = JSON.stringify(runsAnswer ?? '');
 		const hashSeen = arrived.includes(sha256);
 
-		const most = (samples: Sample[], key: keyof Sample) => Math.max(...samples.map((sample) => sample[key]));
-		const memory = (samples: Sample[]) => `peak growth: RSS +${most(samples, 'rssGrowthMb').toFixed(1)} MB, arrayBuffers +${most(samples, 'arrayBuffersGrowthMb').toFixed(1)} MB`;
+		const most = (samples: Sample[], key: keyof Sample) =>
+			Math.max(...samples.map((sample) => sample[key]));
+		const memory = (samples: Sample[]) =>
+			`peak growth: RSS +${most(samples, 'rssGrowthMb').toFixed(1)} MB, arrayBuffers +${most(samples, 'arrayBuffersGrowthMb').toFixed(1)} MB`;
 		const { ofMedians, pairedMedian } = throughputRatios(node, baseline);
 		const rssGrowth = most(node, 'rssGrowthMb');
-		console.log(`One ${FILE_MB} MB file, multipart kickoff, ${ROUNDS} rounds (medians); load average ${loadAverage()} (1, 5, 15 min), ${os.cpus().length} CPUs, Node ${process.version}${gcExposed ? '' : ' (no --expose-gc)'}`);
-		console.log(transferLine('baseline: fs stream piped to http', FILE_MB, baseline, memory(baseline)));
+		console.log(
+			`One ${FILE_MB} MB file, multipart kickoff, ${ROUNDS} rounds (medians); load average ${loadAverage()} (1, 5, 15 min), ${os.cpus().length} CPUs, Node ${process.version}${gcExposed ? '' : ' (no --expose-gc)'}`,
+		);
+		console.log(
+			transferLine('baseline: fs stream piped to http', FILE_MB, baseline, memory(baseline)),
+		);
 		console.log(transferLine('Crew node (n8n-core, filesystem)', FILE_MB, node, memory(node)));
-		console.log(`throughput ratio node / baseline: ${ofMedians.toFixed(2)} (median of each round's ratio: ${pairedMedian.toFixed(2)}) (goal >= ${GOAL_RATIO}): ${ofMedians >= GOAL_RATIO ? 'met' : 'NOT met'}`);
-		console.log(`node's peak RSS growth: ${rssGrowth.toFixed(1)} MB (goal < ${GOAL_RSS_MB} MB): ${rssGrowth < GOAL_RSS_MB ? 'met' : 'NOT met'}; arrayBuffers: pieces sent and not yet collected, as in the baseline`);
-		if (runsAnswer !== undefined) console.log(`the service recorded the file's sha256: ${hashSeen ? 'yes' : 'NO'}`);
+		console.log(
+			`throughput ratio node / baseline: ${ofMedians.toFixed(2)} (median of each round's ratio: ${pairedMedian.toFixed(2)}) (goal >= ${GOAL_RATIO}): ${ofMedians >= GOAL_RATIO ? 'met' : 'NOT met'}`,
+		);
+		console.log(
+			`node's peak RSS growth: ${rssGrowth.toFixed(1)} MB (goal < ${GOAL_RSS_MB} MB): ${rssGrowth < GOAL_RSS_MB ? 'met' : 'NOT met'}; arrayBuffers: pieces sent and not yet collected, as in the baseline`,
+		);
+		if (runsAnswer !== undefined)
+			console.log(`the service recorded the file's sha256: ${hashSeen ? 'yes' : 'NO'}`);
 	} finally {
 		child.kill();
 		store.dispose();
@@ -106,7 +153,9 @@ async function main() {
 	}
 }
 
-const run = process.argv.includes('--queue') ? async () => await (await import('./filesQueue.bench')).main() : main;
+const run = process.argv.includes('--queue')
+	? async () => await (await import('./filesQueue.bench')).main()
+	: main;
 run().catch((error: unknown) => {
 	console.error(error);
 	process.exitCode = 1;

@@ -33,7 +33,17 @@ import { pack } from '../test/e2e/lib/pkg';
 import * as procs from '../test/e2e/lib/procs';
 import { decoderFor, readExecution } from '../test/e2e/queue/executions';
 import { startCluster } from '../test/e2e/queue/queueStack';
-import { argument, loadAverage, MB, measure, median, plainStreamingPost, throughputRatios, transferLine, writeBigFile } from './fileTransfer';
+import {
+	argument,
+	loadAverage,
+	MB,
+	measure,
+	median,
+	plainStreamingPost,
+	throughputRatios,
+	transferLine,
+	writeBigFile,
+} from './fileTransfer';
 import type { Sample } from './fileTransfer';
 
 const FILE_MB = argument('mb', 512);
@@ -56,8 +66,29 @@ function fileWorkflow(filePath: string) {
 		id: 'benchQueueFile01',
 		name: 'Bench: Webhook → Read/Write Files from Disk → Kickoff with the file (queue mode)',
 		nodes: [
-			{ id: 'b0c1a11b-0021-4b3e-9c1a-62656e636803', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: 'b0c1a11b-0021-4b3e-9c1a-62656e6368c1', parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} } },
-			{ id: 'b0c1a11b-0022-4b3e-9c1a-62656e636803', name: READ_NODE, type: 'n8n-nodes-base.readWriteFile', typeVersion: 1, position: [220, 0], parameters: { fileSelector: filePath, options: {} } },
+			{
+				id: 'b0c1a11b-0021-4b3e-9c1a-62656e636803',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'b0c1a11b-0021-4b3e-9c1a-62656e6368c1',
+				parameters: {
+					httpMethod: 'POST',
+					path: WEBHOOK_PATH,
+					responseMode: 'lastNode',
+					responseData: 'firstEntryJson',
+					options: {},
+				},
+			},
+			{
+				id: 'b0c1a11b-0022-4b3e-9c1a-62656e636803',
+				name: READ_NODE,
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { fileSelector: filePath, options: {} },
+			},
 			{
 				id: 'b0c1a11b-0023-4b3e-9c1a-62656e636803',
 				name: CREW_NODE,
@@ -90,7 +121,9 @@ function sampleProcess(pid: number) {
 	const ticksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
 	const read = () => {
 		try {
-			const rss = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+			const rss =
+				Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) *
+				1024;
 			const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
 			samples.push([Date.now(), rss, (Number(fields[11]) + Number(fields[12])) / ticksPerMs]);
 		} catch {
@@ -113,17 +146,33 @@ interface WorkerSample extends Sample {
 }
 
 /** One execution: the Crew node's run as n8n timed it, and the worker's RSS and CPU during it. */
-async function nodeRound(cluster: any, crew: any, decode: any, workerPid: number, baseUrl: string): Promise<WorkerSample> {
+async function nodeRound(
+	cluster: any,
+	crew: any,
+	decode: any,
+	workerPid: number,
+	baseUrl: string,
+): Promise<WorkerSample> {
 	const sampler = sampleProcess(workerPid);
-	const response = await fetch(`${baseUrl}/webhook/${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(600_000) });
+	const response = await fetch(`${baseUrl}/webhook/${WEBHOOK_PATH}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+		signal: AbortSignal.timeout(600_000),
+	});
 	const text = await response.text();
 	const samples = sampler.stop();
-	if (response.status !== 200) throw new Error(`the workflow answered ${response.status}: ${text.slice(0, 500)}`);
+	if (response.status !== 200)
+		throw new Error(`the workflow answered ${response.status}: ${text.slice(0, 500)}`);
 	const { kickoff_id: kickoffId } = JSON.parse(text) as { kickoff_id?: string };
-	const run = ((await crew.runs()) as Array<{ kickoffId: string; meta: { executionId: string } | null }>).find((found) => found.kickoffId === kickoffId);
-	if (!run?.meta) throw new Error(`the Crew node's kickoff did not reach the service: ${text.slice(0, 500)}`);
+	const run = (
+		(await crew.runs()) as Array<{ kickoffId: string; meta: { executionId: string } | null }>
+	).find((found) => found.kickoffId === kickoffId);
+	if (!run?.meta)
+		throw new Error(`the Crew node's kickoff did not reach the service: ${text.slice(0, 500)}`);
 	const execution = await readExecution(cluster.rest, decode, String(run.meta.executionId));
-	const runOf = (node: string) => execution.data.resultData.runData[node]?.[0] as { startTime: number; executionTime: number };
+	const runOf = (node: string) =>
+		execution.data.resultData.runData[node]?.[0] as { startTime: number; executionTime: number };
 	const crewRun = runOf(CREW_NODE);
 	const start = crewRun.startTime;
 	const end = start + crewRun.executionTime;
@@ -144,14 +193,18 @@ export async function main(): Promise<void> {
 	procs.installExitHandlers();
 	const size = FILE_MB * MB;
 	if (size > SQLITE_MAX_BYTES) {
-		throw new Error(`${FILE_MB} MB cannot be kept in n8n's database binary data on SQLite, which takes no value over 1e9 bytes (about 953 MB): n8n's Read/Write Files from Disk would fail with SQLITE_TOOBIG. Choose --mb 953 or less.`);
+		throw new Error(
+			`${FILE_MB} MB cannot be kept in n8n's database binary data on SQLite, which takes no value over 1e9 bytes (about 953 MB): n8n's Read/Write Files from Disk would fail with SQLITE_TOOBIG. Choose --mb 953 or less.`,
+		);
 	}
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'crew-files-queue-bench-'));
 	const filesDir = path.join(root, 'files');
 	fs.mkdirSync(filesDir);
 	const filePath = path.join(filesDir, 'big.pdf');
 	try {
-		say(`Writing a ${FILE_MB} MB file, packing the package, starting Redis, n8n 2.41.1 main and a worker (${root})`);
+		say(
+			`Writing a ${FILE_MB} MB file, packing the package, starting Redis, n8n 2.41.1 main and a worker (${root})`,
+		);
 		await writeBigFile(filePath, size);
 		const packed = await pack(path.join(root, 'pack'));
 		const crew: any = await startCrewService();
@@ -169,7 +222,9 @@ export async function main(): Promise<void> {
 				WEBHOOK_URL: `${baseUrl}/`,
 				N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 				// n8n refuses a larger file in database mode unless told (at most 1024 MiB).
-				...(FILE_MB > N8N_DATABASE_DEFAULT_MAX_MB ? { N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: String(Math.ceil(FILE_MB)) } : {}),
+				...(FILE_MB > N8N_DATABASE_DEFAULT_MAX_MB
+					? { N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: String(Math.ceil(FILE_MB)) }
+					: {}),
 			},
 			mainEnv: { N8N_PORT: String(port) },
 			log: (line: string) => say(`  ${line}`),
@@ -177,25 +232,54 @@ export async function main(): Promise<void> {
 		const decode = decoderFor(cluster.layout);
 		const workerPid = (cluster.workers[0] as any).server.proc.pid as number;
 		const token = crew.tokens.organization as string;
-		say(`main ${baseUrl}, worker pid ${workerPid}, crew service ${crew.url as string}; load average ${loadAverage()}`);
+		say(
+			`main ${baseUrl}, worker pid ${workerPid}, crew service ${crew.url as string}; load average ${loadAverage()}`,
+		);
 
 		const node: WorkerSample[] = [];
 		const baseline: Sample[] = [];
 		for (let round = 1; round <= ROUNDS; round++) {
-			baseline.push(await measure(async () => void (await plainStreamingPost(crew.url, token, filePath, size))));
+			baseline.push(
+				await measure(async () => void (await plainStreamingPost(crew.url, token, filePath, size))),
+			);
 			node.push(await nodeRound(cluster, crew, decode, workerPid, baseUrl));
 			const last = node.at(-1) as WorkerSample;
-			say(`  round ${round}: baseline ${(FILE_MB / (baseline.at(-1) as Sample).seconds).toFixed(1)} MB/s, Crew node ${(FILE_MB / last.seconds).toFixed(1)} MB/s (worker RSS +${last.rssGrowthMb.toFixed(1)} MB; Read/Write Files from Disk took ${last.readSeconds.toFixed(1)} s before it) (load ${os.loadavg()[0].toFixed(2)})`);
+			say(
+				`  round ${round}: baseline ${(FILE_MB / (baseline.at(-1) as Sample).seconds).toFixed(1)} MB/s, Crew node ${(FILE_MB / last.seconds).toFixed(1)} MB/s (worker RSS +${last.rssGrowthMb.toFixed(1)} MB; Read/Write Files from Disk took ${last.readSeconds.toFixed(1)} s before it) (load ${os.loadavg()[0].toFixed(2)})`,
+			);
 		}
-		const most = (samples: Sample[], key: keyof Sample) => Math.max(...samples.map((sample) => sample[key]));
+		const most = (samples: Sample[], key: keyof Sample) =>
+			Math.max(...samples.map((sample) => sample[key]));
 		const { ofMedians, pairedMedian } = throughputRatios(node, baseline);
 		const rssGrowth = most(node, 'rssGrowthMb');
-		say(`One ${FILE_MB} MB file through a queue worker, binary data in n8n's database, ${ROUNDS} rounds (medians); load average ${loadAverage()} (1, 5, 15 min), ${os.cpus().length} CPUs`);
-		say(transferLine('baseline: fs stream piped to http', FILE_MB, baseline, `peak growth: RSS +${most(baseline, 'rssGrowthMb').toFixed(1)} MB (this process)`));
-		say(transferLine('Crew node on the worker (its run time)', FILE_MB, node, `peak growth: RSS +${rssGrowth.toFixed(1)} MB (the worker, CPU per MB the worker's)`));
-		say(`throughput ratio node / baseline: ${ofMedians.toFixed(2)} (median of each round's ratio: ${pairedMedian.toFixed(2)}) (goal >= ${GOAL_RATIO}): ${ofMedians >= GOAL_RATIO ? 'met' : 'NOT met'}`);
-		say(`worker's peak RSS growth during the Crew node's run: ${rssGrowth.toFixed(1)} MB for a ${FILE_MB} MB file (goal < ${GOAL_RSS_MB} MB): ${rssGrowth < GOAL_RSS_MB ? 'met' : 'NOT met'}; n8n's database mode gives a node the file as one Buffer`);
-		say(`Read/Write Files from Disk, storing it in the database before: ${median(node.map((sample) => sample.readSeconds)).toFixed(1)} s (median)`);
+		say(
+			`One ${FILE_MB} MB file through a queue worker, binary data in n8n's database, ${ROUNDS} rounds (medians); load average ${loadAverage()} (1, 5, 15 min), ${os.cpus().length} CPUs`,
+		);
+		say(
+			transferLine(
+				'baseline: fs stream piped to http',
+				FILE_MB,
+				baseline,
+				`peak growth: RSS +${most(baseline, 'rssGrowthMb').toFixed(1)} MB (this process)`,
+			),
+		);
+		say(
+			transferLine(
+				'Crew node on the worker (its run time)',
+				FILE_MB,
+				node,
+				`peak growth: RSS +${rssGrowth.toFixed(1)} MB (the worker, CPU per MB the worker's)`,
+			),
+		);
+		say(
+			`throughput ratio node / baseline: ${ofMedians.toFixed(2)} (median of each round's ratio: ${pairedMedian.toFixed(2)}) (goal >= ${GOAL_RATIO}): ${ofMedians >= GOAL_RATIO ? 'met' : 'NOT met'}`,
+		);
+		say(
+			`worker's peak RSS growth during the Crew node's run: ${rssGrowth.toFixed(1)} MB for a ${FILE_MB} MB file (goal < ${GOAL_RSS_MB} MB): ${rssGrowth < GOAL_RSS_MB ? 'met' : 'NOT met'}; n8n's database mode gives a node the file as one Buffer`,
+		);
+		say(
+			`Read/Write Files from Disk, storing it in the database before: ${median(node.map((sample) => sample.readSeconds)).toFixed(1)} s (median)`,
+		);
 	} finally {
 		await procs.stopAll();
 		fs.rmSync(root, { recursive: true, force: true });

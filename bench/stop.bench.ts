@@ -28,15 +28,21 @@ const argument = (name: string): string | undefined => {
 };
 const ROUNDS = Math.max(1, Number(argument('rounds')) || 5);
 /** The batch sizes measured, one after the other: `--crews 500`, or both by default. */
-const BATCHES = (argument('crews') ?? '50,500').split(',').map((size) => Math.max(1, Math.floor(Number(size)))).filter((size) => Number.isFinite(size));
+const BATCHES = (argument('crews') ?? '50,500')
+	.split(',')
+	.map((size) => Math.max(1, Math.floor(Number(size))))
+	.filter((size) => Number.isFinite(size));
 /** The goal for both sizes: the cancel within this many times the plain concurrent stops. */
 const GOAL_RATIO = 1.5;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 function stopArrivals(service: CrewService): number[] {
-	return service.requests.filter((request) => request.route === 'stop').map((request) => request.at);
+	return service.requests
+		.filter((request) => request.route === 'stop')
+		.map((request) => request.at);
 }
 
 /** Kickoff and Wait on `crews` crews, cancelled once every kickoff has been answered; the stops as the service logged them. */
@@ -45,7 +51,9 @@ async function cancelledExecution(service: CrewService, credentials: Credentials
 	const controller = new AbortController();
 	let cancelledAt = 0;
 	const watcher = setInterval(() => {
-		const answered = service.requests.filter((request) => request.route === 'kickoff' && request.status !== null).length;
+		const answered = service.requests.filter(
+			(request) => request.route === 'kickoff' && request.status !== null,
+		).length;
 		if (answered === crews && cancelledAt === 0) {
 			cancelledAt = Date.now();
 			controller.abort();
@@ -53,7 +61,12 @@ async function cancelledExecution(service: CrewService, credentials: Credentials
 	}, 1);
 	try {
 		await runCrewWorkflow({
-			parameters: { operation: 'kickoffAndWait', inputsMode: 'json', inputsJson: '{"topic": "AI"}', options: { pollInterval: 60, timeout: 600, maxConcurrentKickoffs: crews } },
+			parameters: {
+				operation: 'kickoffAndWait',
+				inputsMode: 'json',
+				inputsJson: '{"topic": "AI"}',
+				options: { pollInterval: 60, timeout: 600, maxConcurrentKickoffs: crews },
+			},
 			credentials,
 			items: items(crews),
 			cancelSignal: controller.signal,
@@ -63,7 +76,11 @@ async function cancelledExecution(service: CrewService, credentials: Credentials
 		clearInterval(watcher);
 	}
 	const arrivals = stopArrivals(service);
-	const stoppedIds = new Set(service.requests.filter((request) => request.route === 'stop').map((request) => request.kickoffId));
+	const stoppedIds = new Set(
+		service.requests
+			.filter((request) => request.route === 'stop')
+			.map((request) => request.kickoffId),
+	);
 	return {
 		untilAllStopsMs: arrivals.length === 0 ? NaN : Math.max(...arrivals) - cancelledAt,
 		stopRequests: arrivals.length,
@@ -91,21 +108,41 @@ async function postOnNewConnection(url: string, headers: Record<string, string>)
  */
 async function plainStops(service: CrewService, crews: number, newConnections = false) {
 	service.reset();
-	const headers = { authorization: `Bearer ${service.tokens.organization}`, 'content-type': 'application/json' };
+	const headers = {
+		authorization: `Bearer ${service.tokens.organization}`,
+		'content-type': 'application/json',
+	};
 	const ids = await Promise.all(
 		Array.from({ length: crews }, async () => {
-			const response = await fetch(`${service.url}/kickoff`, { method: 'POST', headers, body: JSON.stringify({ inputs: { topic: 'AI' } }) });
+			const response = await fetch(`${service.url}/kickoff`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ inputs: { topic: 'AI' } }),
+			});
 			return ((await response.json()) as { kickoff_id: string }).kickoff_id;
 		}),
 	);
 	const startedAt = Date.now();
-	if (newConnections) await Promise.all(ids.map(async (id) => await postOnNewConnection(`${service.url}/stop/${id}`, headers)));
-	else await Promise.all(ids.map(async (id) => await (await fetch(`${service.url}/stop/${id}`, { method: 'POST', headers })).text()));
+	if (newConnections)
+		await Promise.all(
+			ids.map(async (id) => await postOnNewConnection(`${service.url}/stop/${id}`, headers)),
+		);
+	else
+		await Promise.all(
+			ids.map(
+				async (id) =>
+					await (await fetch(`${service.url}/stop/${id}`, { method: 'POST', headers })).text(),
+			),
+		);
 	return Math.max(...stopArrivals(service)) - startedAt;
 }
 
 /** One batch size: the rounds alternate the node's cancel and the baseline; true when the goals are met. */
-async function measure(service: CrewService, credentials: Credentials, crews: number): Promise<boolean> {
+async function measure(
+	service: CrewService,
+	credentials: Credentials,
+	crews: number,
+): Promise<boolean> {
 	const cancelled = [];
 	const baseline = [];
 	const newConnections = [];
@@ -117,23 +154,41 @@ async function measure(service: CrewService, credentials: Credentials, crews: nu
 	const cancelMs = median(cancelled.map((round) => round.untilAllStopsMs));
 	const baselineMs = median(baseline);
 	const ratio = cancelMs / baselineMs;
-	const exact = cancelled.every((round) => round.stopRequests === crews && round.distinctCrews === crews);
+	const exact = cancelled.every(
+		(round) => round.stopRequests === crews && round.distinctCrews === crews,
+	);
 	console.log(`${crews} crews, ${ROUNDS} rounds (median), load average ${loadAverage()}:`);
-	console.log(`  cancel → service has all stops: ${ms(cancelMs)}; rounds: ${cancelled.map((round) => ms(round.untilAllStopsMs)).join(', ')}`);
-	console.log(`  stop requests per round: ${cancelled.map((round) => round.stopRequests).join(', ')} (goal exactly ${crews}); distinct crews stopped: ${cancelled.map((round) => round.distinctCrews).join(', ')}; runs REVOKED: ${cancelled.map((round) => round.revoked).join(', ')}`);
-	console.log(`  baseline, ${crews} plain concurrent POST /stop: ${ms(baselineMs)}; rounds: ${baseline.map(ms).join(', ')}`);
-	console.log(`  for reference, ${crews} plain concurrent POST /stop each on a new connection (as n8n sends them): ${ms(median(newConnections))}; rounds: ${newConnections.map(ms).join(', ')}`);
-	console.log(`  ratio cancel / baseline (${crews} crews): ${ratio.toFixed(2)} (goal at most ${GOAL_RATIO}): ${ratio <= GOAL_RATIO ? 'met' : 'NOT met'}; to the new-connection POSTs: ${(cancelMs / median(newConnections)).toFixed(2)}`);
+	console.log(
+		`  cancel → service has all stops: ${ms(cancelMs)}; rounds: ${cancelled.map((round) => ms(round.untilAllStopsMs)).join(', ')}`,
+	);
+	console.log(
+		`  stop requests per round: ${cancelled.map((round) => round.stopRequests).join(', ')} (goal exactly ${crews}); distinct crews stopped: ${cancelled.map((round) => round.distinctCrews).join(', ')}; runs REVOKED: ${cancelled.map((round) => round.revoked).join(', ')}`,
+	);
+	console.log(
+		`  baseline, ${crews} plain concurrent POST /stop: ${ms(baselineMs)}; rounds: ${baseline.map(ms).join(', ')}`,
+	);
+	console.log(
+		`  for reference, ${crews} plain concurrent POST /stop each on a new connection (as n8n sends them): ${ms(median(newConnections))}; rounds: ${newConnections.map(ms).join(', ')}`,
+	);
+	console.log(
+		`  ratio cancel / baseline (${crews} crews): ${ratio.toFixed(2)} (goal at most ${GOAL_RATIO}): ${ratio <= GOAL_RATIO ? 'met' : 'NOT met'}; to the new-connection POSTs: ${(cancelMs / median(newConnections)).toFixed(2)}`,
+	);
 	return exact;
 }
 
-const loadAverage = () => `${os.loadavg().map((load) => load.toFixed(2)).join(' / ')} (1, 5, 15 min)`;
+const loadAverage = () =>
+	`${os
+		.loadavg()
+		.map((load) => load.toFixed(2))
+		.join(' / ')} (1, 5, 15 min)`;
 
 async function main() {
 	const service = await startCrewService({ plan: () => ({ outcome: 'never' }) });
 	const credentials = { baseUrl: service.url, token: service.tokens.organization };
 	try {
-		console.log(`Machine: ${os.cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`);
+		console.log(
+			`Machine: ${os.cpus().length} cores, Node ${process.version}, load average ${loadAverage()}`,
+		);
 		let exact = true;
 		for (const crews of BATCHES) exact = (await measure(service, credentials, crews)) && exact;
 		// Sent twice or left out is a failure; a missed time goal is only printed (the machine's load moves it).

@@ -1,4 +1,10 @@
-import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
 
 export class CrewApi implements ICredentialType {
 	name = 'crewApi';
@@ -17,7 +23,8 @@ export class CrewApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://my-crew-1a2b3c.crewai.com',
-			description: 'The crew\'s own API address, shown on the crew\'s dashboard. Each deployed crew has its own.',
+			description:
+				"The crew's own API address, shown on the crew's dashboard. Each deployed crew has its own.",
 		},
 		{
 			displayName: 'Bearer Token',
@@ -27,7 +34,7 @@ export class CrewApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'From the crew\'s detail page in the dashboard, Status tab. The organization Bearer Token runs the crew with the deployment\'s own integrations; a User Bearer Token runs it with that user\'s connected integrations (their mail, their calendar). Resetting a token there invalidates the old one at once.',
+				"From the crew's detail page in the dashboard, Status tab. The organization Bearer Token runs the crew with the deployment's own integrations; a User Bearer Token runs it with that user's connected integrations (their mail, their calendar). Resetting a token there invalidates the old one at once.",
 		},
 		// The secrets of the service's calls back to n8n, all optional. They belong to the
 		// deployment, so they sit in its one credential: the Crew node gives them to the service with
@@ -56,7 +63,8 @@ export class CrewApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			hint: 'Used by a Human Input Webhook with Basic Auth',
-			description: 'The user name the service sends when it calls the Human Input Webhook URL with basic auth',
+			description:
+				'The user name the service sends when it calls the Human Input Webhook URL with basic auth',
 		},
 		{
 			displayName: 'Human Input Basic Auth Password',
@@ -65,7 +73,8 @@ export class CrewApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			hint: 'Used by a Human Input Webhook with Basic Auth',
-			description: 'The password the service sends when it calls the Human Input Webhook URL with basic auth',
+			description:
+				'The password the service sends when it calls the Human Input Webhook URL with basic auth',
 		},
 		{
 			displayName: 'Legacy Webhook Secret',
@@ -75,7 +84,7 @@ export class CrewApi implements ICredentialType {
 			default: '',
 			hint: 'Used by the legacy Crew, Task and Step Webhook URLs',
 			description:
-				'A value you make up. The service calls the legacy URLs without any authentication: the Crew node puts it in the kickoff\'s meta (as webhook_secret), the service sends the meta back in every one of those calls, and the Crew Trigger refuses a legacy call without it (left empty, legacy calls are not checked at all). Anyone who sees one call learns it, so prefer the Event Stream URL.',
+				"A value you make up. The service calls the legacy URLs without any authentication: the Crew node puts it in the kickoff's meta (as webhook_secret), the service sends the meta back in every one of those calls, and the Crew Trigger refuses a legacy call without it (left empty, legacy calls are not checked at all). Anyone who sees one call learns it, so prefer the Event Stream URL.",
 		},
 		{
 			displayName: 'Flow Signing Secret',
@@ -84,9 +93,9 @@ export class CrewApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			placeholder: 'e.g. whsec_…',
-			hint: 'Used by a Crew Trigger receiving a flow\'s feedback requests',
+			hint: "Used by a Crew Trigger receiving a flow's feedback requests",
 			description:
-				'The signing secret of the webhook registered in the deployment\'s dashboard (Settings → Human in the Loop → Webhooks), whole, whsec_ included',
+				"The signing secret of the webhook registered in the deployment's dashboard (Settings → Human in the Loop → Webhooks), whole, whsec_ included",
 		},
 	];
 
@@ -116,7 +125,7 @@ export class CrewApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The crew refused the Bearer Token (401). Copy the current token from the crew\'s Status tab in the dashboard: resetting a token there stops the old one at once.',
+						"The crew refused the Bearer Token (401). Copy the current token from the crew's Status tab in the dashboard: resetting a token there stops the old one at once.",
 				},
 			},
 			{
@@ -124,7 +133,7 @@ export class CrewApi implements ICredentialType {
 				properties: {
 					value: 403,
 					message:
-						'The crew refused the Bearer Token (403). Copy the current token from the crew\'s Status tab in the dashboard, or use the organization token.',
+						"The crew refused the Bearer Token (403). Copy the current token from the crew's Status tab in the dashboard, or use the organization token.",
 				},
 			},
 			{
@@ -132,7 +141,7 @@ export class CrewApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No crew answered at this Base URL (404). Copy the crew\'s own API address from its dashboard: each deployed crew has its own.',
+						"No crew answered at this Base URL (404). Copy the crew's own API address from its dashboard: each deployed crew has its own.",
 				},
 			},
 		],

@@ -21,7 +21,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 function run(command, args, cwd) {
 	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
 	if (result.status !== 0) {
-		throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stderr}`);
+		throw new Error(
+			`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stderr}`,
+		);
 	}
 	return result.stdout;
 }
@@ -31,7 +33,11 @@ function packAndExtract(tempDir) {
 	const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tempDir], root));
 	const packageDir = path.join(tempDir, 'package');
 	fs.mkdirSync(packageDir);
-	run('tar', ['-xzf', path.join(tempDir, packed.filename), '-C', packageDir, '--strip-components=1'], root);
+	run(
+		'tar',
+		['-xzf', path.join(tempDir, packed.filename), '-C', packageDir, '--strip-components=1'],
+		root,
+	);
 	return { packageDir, files: packed.files.map((file) => file.path) };
 }
 
@@ -63,8 +69,18 @@ try {
 		process.exitCode = 1;
 	} else {
 		const sourcePatterns = scanner.SOURCE_FILE_PATTERNS;
-		const sourcePassed = await scan(scanner, `source tree (${sourcePatterns.join(', ')})`, root, sourcePatterns);
-		const tarballPassed = await scan(scanner, `packed tarball, ${files.length} files (${TARBALL_FILE_PATTERNS.join(', ')})`, packageDir, TARBALL_FILE_PATTERNS);
+		const sourcePassed = await scan(
+			scanner,
+			`source tree (${sourcePatterns.join(', ')})`,
+			root,
+			sourcePatterns,
+		);
+		const tarballPassed = await scan(
+			scanner,
+			`packed tarball, ${files.length} files (${TARBALL_FILE_PATTERNS.join(', ')})`,
+			packageDir,
+			TARBALL_FILE_PATTERNS,
+		);
 		if (!sourcePassed || !tarballPassed) process.exitCode = 1;
 	}
 } finally {

@@ -29,7 +29,7 @@ export class Crew implements INodeType {
 		subtitle:
 			'={{ {"answerFeedback": "Answer Feedback Request", "getInputs": "Get Inputs", "kickoff": "Kickoff", "getStatus": "Get Status", "kickoffAndWait": "Kickoff and Wait", "resume": "Resume", "stop": "Stop", "sendMessage": "Send Message"}[$parameter["operation"]] }}',
 		description:
-			'Run deployed AI crews and flows: Get Inputs, Kickoff (with files), Get Status, Kickoff and Wait, Resume, Stop, Answer a flow\'s feedback request, and chat with a conversational flow',
+			"Run deployed AI crews and flows: Get Inputs, Kickoff (with files), Get Status, Kickoff and Wait, Resume, Stop, Answer a flow's feedback request, and chat with a conversational flow",
 		defaults: { name: 'Crew' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -39,10 +39,14 @@ export class Crew implements INodeType {
 		waitingNodeTooltip: '=Waiting for the crew to call back',
 		credentials: [
 			// One credential, the deployment's: its Bearer Token for every request, and the optional
-			// callback secrets that Kickoff's Event Stream, Human Input Webhook and legacy webhook options
-			// give the service (Wait By: Callback makes a token of its own per crew). A feedback answer
-			// goes to the request's own URL, with no Crew API token.
-			{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
+			// callback secrets that Kickoff's Event Stream, Human Input Webhook and legacy webhook
+			// options give the service (Wait By: Callback makes a token of its own per crew). A feedback
+			// answer goes to the request's own URL, with no Crew API token.
+			{
+				name: 'crewApi',
+				required: true,
+				displayOptions: { hide: { operation: ['answerFeedback'] } },
+			},
 		],
 		properties: [
 			{
@@ -59,12 +63,13 @@ export class Crew implements INodeType {
 					{
 						name: 'Conversation',
 						value: 'conversation',
-						description: 'A deployed conversational flow: send a message, get its reply, one flow session per conversation',
+						description:
+							'A deployed conversational flow: send a message, get its reply, one flow session per conversation',
 					},
 					{
 						name: 'Flow Feedback Request',
 						value: 'feedbackRequest',
-						description: 'A flow\'s request for human feedback, as the Crew Trigger receives it',
+						description: "A flow's request for human feedback, as the Crew Trigger receives it",
 					},
 				],
 				// Workflows saved before there were resources have none: they are all about a crew.

@@ -23,26 +23,69 @@ const events: INodeProperties = {
 	name: 'events',
 	type: 'multiOptions',
 	required: true,
-	// The default of the unpublished 0.1.0, so workflows made with it keep starting on the same calls.
+	// The default of the unpublished 0.1.0, so workflows made with it keep starting on the same
+	// calls.
 	default: ['crew'],
 	options: [
-		// "Agent", as the Kickoff's Event Stream Events and the vendor's event list name the group; the value stays 'step' for saved workflows.
-		{ name: 'Agent', value: 'step', description: 'Stream: agent_* events. Legacy Step Webhook URL: each agent step.' },
-		{ name: 'All Events', value: 'all', description: 'Every call, including event types this node does not know (e.g. your crew\'s own events)' },
-		{ name: 'Crew', value: 'crew', description: 'Stream: crew_kickoff_started/completed/failed and other crew_* events. Legacy Crew Webhook URL: the crew finished.' },
+		// "Agent", as the Kickoff's Event Stream Events and the vendor's event list name the group; the
+		// value stays 'step' for saved workflows.
+		{
+			name: 'Agent',
+			value: 'step',
+			description: 'Stream: agent_* events. Legacy Step Webhook URL: each agent step.',
+		},
+		{
+			name: 'All Events',
+			value: 'all',
+			description:
+				"Every call, including event types this node does not know (e.g. your crew's own events)",
+		},
+		{
+			name: 'Crew',
+			value: 'crew',
+			description:
+				'Stream: crew_kickoff_started/completed/failed and other crew_* events. Legacy Crew Webhook URL: the crew finished.',
+		},
 		{ name: 'Flow', value: 'flow', description: 'Stream: flow_* and method_execution_* events' },
-		{ name: 'Flow Feedback Requested', value: 'feedbackRequest', description: 'A flow waits for human feedback (a signed request from the webhook set in the deployment\'s Settings → Human in the Loop)' },
-		{ name: 'Human Input Requested', value: 'humanInput', description: 'A crew paused for human input (its Human Input Webhook URL); answer with Resume' },
+		{
+			name: 'Flow Feedback Requested',
+			value: 'feedbackRequest',
+			description:
+				"A flow waits for human feedback (a signed request from the webhook set in the deployment's Settings → Human in the Loop)",
+		},
+		{
+			name: 'Human Input Requested',
+			value: 'humanInput',
+			description:
+				'A crew paused for human input (its Human Input Webhook URL); answer with Resume',
+		},
 		{ name: 'LLM', value: 'llm', description: 'Stream: llm_* events' },
-		{ name: 'Memory and Knowledge', value: 'memory', description: 'Stream: memory_* and knowledge_* events' },
-		{ name: 'Run Finished or Failed', value: 'runFinished', description: 'Stream: crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed. Legacy Crew Webhook URL too.' },
-		{ name: 'Task', value: 'task', description: 'Stream: task_* events. Legacy Task Webhook URL: each task finished.' },
+		{
+			name: 'Memory and Knowledge',
+			value: 'memory',
+			description: 'Stream: memory_* and knowledge_* events',
+		},
+		{
+			name: 'Run Finished or Failed',
+			value: 'runFinished',
+			description:
+				'Stream: crew_kickoff_completed, crew_kickoff_failed, flow_finished, method_execution_failed. Legacy Crew Webhook URL too.',
+		},
+		{
+			name: 'Task',
+			value: 'task',
+			description: 'Stream: task_* events. Legacy Task Webhook URL: each task finished.',
+		},
 		{ name: 'Tool', value: 'tool', description: 'Stream: tool_* events' },
 	],
-	description: 'Which calls start the workflow, one item per event; others are acknowledged and ignored',
+	description:
+		'Which calls start the workflow, one item per event; others are acknowledged and ignored',
 };
 
-/** The 0.1.0 parameter, shown and honoured only in nodes of that version; newer ones use the credential's Legacy Webhook Secret. */
+/**
+ * The 0.1.0 parameter, shown and honoured only in nodes of that version; newer ones use the
+ * credential's Legacy Webhook Secret.
+ */
 const legacySecret: INodeProperties = {
 	displayName: 'Webhook Secret',
 	name: 'secret',
@@ -50,7 +93,7 @@ const legacySecret: INodeProperties = {
 	typeOptions: { password: true },
 	default: '',
 	description:
-		'If set, only calls whose meta carries the same secret start the workflow; others are refused with 401. Set the same value in the Kickoff\'s Webhook Secret option. Newer versions of this node take it from the Crew API credential\'s Legacy Webhook Secret instead.',
+		"If set, only calls whose meta carries the same secret start the workflow; others are refused with 401. Set the same value in the Kickoff's Webhook Secret option. Newer versions of this node take it from the Crew API credential's Legacy Webhook Secret instead.",
 	displayOptions: { show: { '@version': [1] } },
 };
 
@@ -60,8 +103,11 @@ const legacySecret: INodeProperties = {
  * trigger sends no request, so it never uses the credential's Base URL or token (see the
  * credentials comment below).
  */
-async function readTriggerSecrets(context: IWebhookFunctions): Promise<{ callbacks: TriggerSecrets; all: string[] }> {
-	if (context.getNode().credentials?.[CREDENTIAL_TYPE] === undefined) return { callbacks: {}, all: [] };
+async function readTriggerSecrets(
+	context: IWebhookFunctions,
+): Promise<{ callbacks: TriggerSecrets; all: string[] }> {
+	if (context.getNode().credentials?.[CREDENTIAL_TYPE] === undefined)
+		return { callbacks: {}, all: [] };
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	return { callbacks: callbackSecretsOf(credentials), all: credentialSecretsOf(credentials) };
 }
@@ -78,11 +124,13 @@ export class CrewCallbackTrigger implements INodeType {
 		name: 'crewCallbackTrigger',
 		icon: { light: 'file:crew.svg', dark: 'file:crew.dark.svg' },
 		group: ['trigger'],
-		// 1.1: secrets only from the credential; 1 keeps the Webhook Secret parameter of the unpublished 0.1.0.
+		// 1.1: secrets only from the credential; 1 keeps the Webhook Secret parameter of the
+		// unpublished 0.1.0.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when a crew or flow calls back: its event stream, a request for human input or feedback, or the legacy webhooks',
+		description:
+			'Starts the workflow when a crew or flow calls back: its event stream, a request for human input or feedback, or the legacy webhooks',
 		defaults: { name: 'Crew Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -104,15 +152,15 @@ export class CrewCallbackTrigger implements INodeType {
 		// Where to paste the URL, said in the panel n8n keeps for a trigger's instructions
 		// rather than in a notice among the parameters, which n8n draws as a warning.
 		triggerPanel: {
-			header: 'Paste this trigger\'s URL into a Crew node\'s Kickoff options',
+			header: "Paste this trigger's URL into a Crew node's Kickoff options",
 			executionsHelp: {
 				inactive:
-					'<b>While building your workflow</b>, click <b>Execute step</b>, paste the Test URL shown above into the <b>Event Stream URL</b> option of a Crew node\'s Kickoff (or its <b>Human Input Webhook URL</b>, or a legacy Crew, Task or Step Webhook URL), and run that node: the crew\'s calls show up here. A flow\'s feedback requests come from the URL entered in the deployment\'s dashboard.<br /><br /><b>Once you\'re happy with your workflow</b>, put the Production URL in those options instead and activate the workflow (in n8n 2.x: publish it). Then every call starts an execution, listed under Executions.',
+					"<b>While building your workflow</b>, click <b>Execute step</b>, paste the Test URL shown above into the <b>Event Stream URL</b> option of a Crew node's Kickoff (or its <b>Human Input Webhook URL</b>, or a legacy Crew, Task or Step Webhook URL), and run that node: the crew's calls show up here. A flow's feedback requests come from the URL entered in the deployment's dashboard.<br /><br /><b>Once you're happy with your workflow</b>, put the Production URL in those options instead and activate the workflow (in n8n 2.x: publish it). Then every call starts an execution, listed under Executions.",
 				active:
-					'<b>While building your workflow</b>, click <b>Execute step</b>, paste the Test URL shown above into a Crew node\'s Kickoff options and run that node: the crew\'s calls show up here.<br /><br /><b>Your workflow is active</b>: calls to the Production URL start executions, listed under Executions.',
+					"<b>While building your workflow</b>, click <b>Execute step</b>, paste the Test URL shown above into a Crew node's Kickoff options and run that node: the crew's calls show up here.<br /><br /><b>Your workflow is active</b>: calls to the Production URL start executions, listed under Executions.",
 			},
 			activationHint:
-				'Once you\'ve finished building your workflow, put this trigger\'s Production URL in the Kickoff options and activate the workflow (in n8n 2.x: publish it).',
+				"Once you've finished building your workflow, put this trigger's Production URL in the Kickoff options and activate the workflow (in n8n 2.x: publish it).",
 		},
 		properties: [events, legacySecret],
 	};
@@ -138,7 +186,8 @@ export class CrewCallbackTrigger implements INodeType {
 		const outcome = receiveCall({
 			headers: this.getHeaderData() as Record<string, string | string[] | undefined>,
 			body: isPlainObject(body) ? (body as IDataObject) : {},
-			// Without the raw bytes a signature cannot be checked; the re-serialised JSON then simply fails it.
+			// Without the raw bytes a signature cannot be checked; the re-serialised JSON then simply
+			// fails it.
 			rawBody: rawBody === undefined ? JSON.stringify(body) : rawBody.toString(),
 			picked: this.getNodeParameter('events', ['crew']) as TriggerEvent[],
 			secrets: secrets.callbacks,
@@ -148,8 +197,12 @@ export class CrewCallbackTrigger implements INodeType {
 		});
 		const node = this.getNode().name;
 		if (outcome.kind === 'refused') {
-			// A bare 401: why it was refused would tell any caller how the trigger is set up. The reason goes to n8n's log.
-			this.logger.warn(`Crew Trigger "${node}" refused a call (${outcome.channel}): ${outcome.reason}`, { workflowId: this.getWorkflow().id, node });
+			// A bare 401: why it was refused would tell any caller how the trigger is set up. The reason
+			// goes to n8n's log.
+			this.logger.warn(
+				`Crew Trigger "${node}" refused a call (${outcome.channel}): ${outcome.reason}`,
+				{ workflowId: this.getWorkflow().id, node },
+			);
 			this.getResponseObject().status(401).end();
 			return { noWebhookResponse: true };
 		}
@@ -157,11 +210,25 @@ export class CrewCallbackTrigger implements INodeType {
 			// Acknowledged, so the caller sees a delivered call; the service would not retry anyway.
 			return { webhookResponse: { received: true, ignored: outcome.reason } };
 		}
-		// A signed feedback request taken before, replayed within its window: acknowledged, nothing started.
-		// Remembered in the workflow's static data, which n8n loads for each production call and saves after it.
-		if (outcome.once && seenBefore(this.getWorkflowStaticData('node'), outcome.once.key, outcome.once.signedAtMs, nowMs)) {
-			this.logger.info(`Crew Trigger "${node}" received a feedback request it took before; it starts nothing`, { workflowId: this.getWorkflow().id, node });
-			return { webhookResponse: { received: true, ignored: 'this feedback request was received before' } };
+		// A signed feedback request taken before, replayed within its window: acknowledged, nothing
+		// started. Remembered in the workflow's static data, which n8n loads for each production call
+		// and saves after it.
+		if (
+			outcome.once &&
+			seenBefore(
+				this.getWorkflowStaticData('node'),
+				outcome.once.key,
+				outcome.once.signedAtMs,
+				nowMs,
+			)
+		) {
+			this.logger.info(
+				`Crew Trigger "${node}" received a feedback request it took before; it starts nothing`,
+				{ workflowId: this.getWorkflow().id, node },
+			);
+			return {
+				webhookResponse: { received: true, ignored: 'this feedback request was received before' },
+			};
 		}
 		return { workflowData: [this.helpers.returnJsonArray(outcome.items)] };
 	}

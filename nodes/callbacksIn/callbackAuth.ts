@@ -11,7 +11,10 @@ export function sameSecret(given: string, expected: string): boolean {
 	return timingSafeEqual(digest(given), digest(expected)) && expected !== '';
 }
 
-/** What the Crew Trigger checks callers against: the Crew API credential's callback secrets, the ones the Crew node sends. */
+/**
+ * What the Crew Trigger checks callers against: the Crew API credential's callback secrets, the
+ * ones the Crew node sends.
+ */
 export type TriggerSecrets = CallbackSecrets;
 
 export type AuthCheck = { ok: true; scheme: 'bearer' | 'basic' } | { ok: false; reason: string };
@@ -26,12 +29,16 @@ export function checkAuthorization(header: string | undefined, secrets: TriggerS
 	const basicUser = secrets.basicUser ?? '';
 	const basicPassword = secrets.basicPassword ?? '';
 	if (bearerToken === '' && basicUser === '') {
-		return { ok: false, reason: 'the Crew Trigger has no Crew API credential with a Callback Bearer Token' };
+		return {
+			ok: false,
+			reason: 'the Crew Trigger has no Crew API credential with a Callback Bearer Token',
+		};
 	}
 	const match = /^(\w+) +(\S+)\s*$/.exec(header ?? '');
 	if (!match) return { ok: false, reason: 'no Authorization header' };
 	const [, scheme, value] = match;
-	if (scheme.toLowerCase() === 'bearer' && bearerToken !== '' && sameSecret(value, bearerToken)) return { ok: true, scheme: 'bearer' };
+	if (scheme.toLowerCase() === 'bearer' && bearerToken !== '' && sameSecret(value, bearerToken))
+		return { ok: true, scheme: 'bearer' };
 	if (scheme.toLowerCase() === 'basic' && basicUser !== '') {
 		const decoded = Buffer.from(value, 'base64').toString('utf8');
 		const colon = decoded.indexOf(':');

@@ -1,7 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { CALLBACK_EVENT_TYPES, FLOW_CALLBACK_EVENT_TYPES, hashCallbackToken } from '../callbacksOut/resumeCallbacks';
+import {
+	CALLBACK_EVENT_TYPES,
+	FLOW_CALLBACK_EVENT_TYPES,
+	hashCallbackToken,
+} from '../callbacksOut/resumeCallbacks';
 import type { AwaitedKickoff } from '../waiting/callbackWait';
 import { isPlainObject } from '../records/plainObject';
 
@@ -44,7 +48,10 @@ function eventsOf(body: unknown): IDataObject[] | undefined {
 	return typeof body.type === 'string' ? [body] : undefined;
 }
 
-/** Every kickoff id an event carries: the stream's `execution_id`, or a `kickoff_id` at the top or in `data`. */
+/**
+ * Every kickoff id an event carries: the stream's `execution_id`, or a `kickoff_id` at the top or
+ * in `data`.
+ */
 function kickoffIdsOf(event: IDataObject): string[] {
 	const data = isPlainObject(event.data) ? event.data : {};
 	return [event.execution_id, event.kickoff_id, data.kickoff_id]
@@ -57,15 +64,21 @@ function kickoffIdsOf(event: IDataObject): string[] {
  * first (a wrong one learns nothing else); then every id the events carry must be
  * this kickoff's, so a call about another crew cannot end this wait.
  */
-export function readCallback(call: { body: unknown; authorization: unknown }, awaited: AwaitedKickoff): CallbackVerdict {
+export function readCallback(
+	call: { body: unknown; authorization: unknown },
+	awaited: AwaitedKickoff,
+): CallbackVerdict {
 	if (!bearerMatches(call.authorization, awaited.tokenHash)) {
 		return { kind: 'rejected', statusCode: 401, reason: 'invalid callback token' };
 	}
 	const events = eventsOf(call.body);
-	if (events === undefined) return { kind: 'rejected', statusCode: 400, reason: 'expected {"events": [...]}' };
+	if (events === undefined)
+		return { kind: 'rejected', statusCode: 400, reason: 'expected {"events": [...]}' };
 	const foreign = events.flatMap(kickoffIdsOf).find((id) => id !== awaited.kickoffId);
-	if (foreign !== undefined) return { kind: 'rejected', statusCode: 409, reason: 'the call is about another kickoff' };
-	// Either kind's end: the service sends only the types the kickoff asked for, a crew's or a flow's.
+	if (foreign !== undefined)
+		return { kind: 'rejected', statusCode: 409, reason: 'the call is about another kickoff' };
+	// Either kind's end: the service sends only the types the kickoff asked for, a crew's or a
+	// flow's.
 	const final = events.find((event) => END_EVENT_TYPES.includes(event.type as string));
 	return final ? { kind: 'final', eventType: final.type as string } : { kind: 'notFinal' };
 }

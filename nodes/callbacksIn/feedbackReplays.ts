@@ -5,13 +5,19 @@ import { isPlainObject } from '../records/plainObject';
 
 /** Where the Crew Trigger keeps the feedback requests it took, in its node's static data. */
 const FIELD = 'feedbackRequestsSeen';
-/** How many are kept at most: the static data is written into the workflow's row, so it stays small. */
+/**
+ * How many are kept at most: the static data is written into the workflow's row, so it stays small.
+ */
 export const MAX_REMEMBERED_FEEDBACK_REQUESTS = 500;
 
-/** What identifies a feedback request: its type (new_request, escalation) and id; without an id, its signature. */
+/**
+ * What identifies a feedback request: its type (new_request, escalation) and id; without an id, its
+ * signature.
+ */
 export function feedbackRequestKey(item: IDataObject, signature: string): string {
 	const id = item.request_id;
-	if (typeof id === 'string' || typeof id === 'number') return `${String(item.request_type ?? '')}:${String(id)}`;
+	if (typeof id === 'string' || typeof id === 'number')
+		return `${String(item.request_type ?? '')}:${String(id)}`;
 	return `signature:${signature}`;
 }
 
@@ -21,7 +27,12 @@ export function feedbackRequestKey(item: IDataObject, signature: string): string
  * signature check refuses the same call anyway. Kept in `memory` (the node's static data),
  * the expired entries dropped and the oldest beyond MAX_REMEMBERED_FEEDBACK_REQUESTS.
  */
-export function seenBefore(memory: IDataObject, key: string, signedAtMs: number, nowMs: number): boolean {
+export function seenBefore(
+	memory: IDataObject,
+	key: string,
+	signedAtMs: number,
+	nowMs: number,
+): boolean {
 	const kept = isPlainObject(memory[FIELD]) ? (memory[FIELD] as Record<string, unknown>) : {};
 	const until = (value: unknown) => (typeof value === 'number' ? value : 0);
 	const earlier = until(kept[key]);

@@ -4,7 +4,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { sameSecret } from './callbackAuth';
 import { firstGiven, isPlainObject } from '../records/plainObject';
 
-/** The vendor's recommended replay window (FHITL-Jan12, docs/development/service-api.md#flow-feedback-requests): 5 minutes. */
+/**
+ * The vendor's recommended replay window (FHITL-Jan12,
+ * docs/development/service-api.md#flow-feedback-requests): 5 minutes.
+ */
 export const SIGNATURE_MAX_AGE_SECONDS = 300;
 
 /** Header names as n8n gives them, lower-case. Both documented spellings, current first. */
@@ -24,11 +27,19 @@ function header(headers: Headers, names: string[]): string | undefined {
 
 /** True when the call carries a flow feedback signature (either header family). */
 export function hasSignatureHeaders(headers: Headers): boolean {
-	return header(headers, SIGNATURE_HEADERS) !== undefined || header(headers, TIMESTAMP_HEADERS) !== undefined;
+	return (
+		header(headers, SIGNATURE_HEADERS) !== undefined ||
+		header(headers, TIMESTAMP_HEADERS) !== undefined
+	);
 }
 
-/** A verified request carries its signed time and its signature: what tells a replay of it (feedbackReplays.ts). */
-export type SignatureCheck = { ok: true; signedAtMs: number; signature: string } | { ok: false; reason: string };
+/**
+ * A verified request carries its signed time and its signature: what tells a replay of it
+ * (feedbackReplays.ts).
+ */
+export type SignatureCheck =
+	| { ok: true; signedAtMs: number; signature: string }
+	| { ok: false; reason: string };
 
 /**
  * Verifies a flow feedback request: HMAC-SHA256 keyed with the whole `whsec_…`
@@ -37,19 +48,39 @@ export type SignatureCheck = { ok: true; signedAtMs: number; signature: string }
  * timestamp within 5 minutes of `nowMs` either way, so a captured call cannot
  * be replayed later.
  */
-export function verifyFeedbackSignature(args: { headers: Headers; rawBody: string; secret: string | undefined; nowMs: number }): SignatureCheck {
+export function verifyFeedbackSignature(args: {
+	headers: Headers;
+	rawBody: string;
+	secret: string | undefined;
+	nowMs: number;
+}): SignatureCheck {
 	const secret = args.secret?.trim() ?? '';
-	if (secret === '') return { ok: false, reason: 'the Crew Trigger has no Flow Signing Secret in its Crew API credential' };
+	if (secret === '')
+		return {
+			ok: false,
+			reason: 'the Crew Trigger has no Flow Signing Secret in its Crew API credential',
+		};
 	const signature = header(args.headers, SIGNATURE_HEADERS);
 	const timestamp = header(args.headers, TIMESTAMP_HEADERS);
-	if (signature === undefined || timestamp === undefined) return { ok: false, reason: 'no signature or timestamp header' };
-	if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'the timestamp is not Unix seconds' };
+	if (signature === undefined || timestamp === undefined)
+		return { ok: false, reason: 'no signature or timestamp header' };
+	if (!/^\d{1,12}$/.test(timestamp))
+		return { ok: false, reason: 'the timestamp is not Unix seconds' };
 	if (Math.abs(args.nowMs / 1000 - Number(timestamp)) > SIGNATURE_MAX_AGE_SECONDS) {
-		return { ok: false, reason: 'the timestamp is more than 5 minutes off (a replay, or a clock far off)' };
+		return {
+			ok: false,
+			reason: 'the timestamp is more than 5 minutes off (a replay, or a clock far off)',
+		};
 	}
-	const expected = createHmac('sha256', secret).update(`${timestamp}.${args.rawBody}`).digest('hex');
-	const given = signature.toLowerCase().startsWith('sha256=') ? signature.slice('sha256='.length) : signature;
-	return sameSecret(given.toLowerCase(), expected) ? { ok: true, signedAtMs: Number(timestamp) * 1000, signature: expected } : { ok: false, reason: 'the signature does not match' };
+	const expected = createHmac('sha256', secret)
+		.update(`${timestamp}.${args.rawBody}`)
+		.digest('hex');
+	const given = signature.toLowerCase().startsWith('sha256=')
+		? signature.slice('sha256='.length)
+		: signature;
+	return sameSecret(given.toLowerCase(), expected)
+		? { ok: true, signedAtMs: Number(timestamp) * 1000, signature: expected }
+		: { ok: false, reason: 'the signature does not match' };
 }
 
 /**

@@ -8,7 +8,9 @@ import { Redactor } from '../transport/redactor';
 function withoutMetaSecret(value: unknown, key?: string): unknown {
 	if (Array.isArray(value)) return value.map((entry) => withoutMetaSecret(entry));
 	if (!isPlainObject(value)) return value;
-	const entries = Object.entries(value).filter(([name]) => !(key === 'meta' && name === WEBHOOK_SECRET_FIELD));
+	const entries = Object.entries(value).filter(
+		([name]) => !(key === 'meta' && name === WEBHOOK_SECRET_FIELD),
+	);
 	return Object.fromEntries(entries.map(([name, entry]) => [name, withoutMetaSecret(entry, name)]));
 }
 

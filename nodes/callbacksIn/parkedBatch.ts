@@ -25,10 +25,18 @@ export type ParkedEntry =
 	 * kickoff was answered (absent when parked by an older version) and the paused run a Resume
 	 * resumed into it.
 	 */
-	| ({ kind: 'awaited'; itemIndex: number; startedAt?: number; resumedKickoffId?: string } & AwaitedKickoff)
+	| ({
+			kind: 'awaited';
+			itemIndex: number;
+			startedAt?: number;
+			resumedKickoffId?: string;
+	  } & AwaitedKickoff)
 	/** A crew whose end the first phase saw: its record, as Polling outputs it. */
 	| { kind: 'record'; itemIndex: number; json: IDataObject }
-	/** An item that ended with an error before parking (a failed kickoff or crew, with Continue On Fail). */
+	/**
+	 * An item that ended with an error before parking (a failed kickoff or crew, with Continue On
+	 * Fail).
+	 */
 	| { kind: 'error'; itemIndex: number; message: string; description?: string; kickoffId?: string };
 
 export type AwaitedEntry = ParkedEntry & { kind: 'awaited' };
@@ -37,10 +45,24 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The awaited crew of a kickoff id and token hash, with when its kickoff was answered (`kicked_off_at`) if the item says. */
-function awaitedEntry(itemIndex: number, kickoffId: string, tokenHash: string, kickedOffAt: unknown): AwaitedEntry {
+/**
+ * The awaited crew of a kickoff id and token hash, with when its kickoff was answered
+ * (`kicked_off_at`) if the item says.
+ */
+function awaitedEntry(
+	itemIndex: number,
+	kickoffId: string,
+	tokenHash: string,
+	kickedOffAt: unknown,
+): AwaitedEntry {
 	const startedAt = typeof kickedOffAt === 'string' ? Date.parse(kickedOffAt) : NaN;
-	return { kind: 'awaited', itemIndex, kickoffId, tokenHash, ...(Number.isFinite(startedAt) ? { startedAt } : {}) };
+	return {
+		kind: 'awaited',
+		itemIndex,
+		kickoffId,
+		tokenHash,
+		...(Number.isFinite(startedAt) ? { startedAt } : {}),
+	};
 }
 
 /**
@@ -54,9 +76,14 @@ export function readParkedEntry(json: unknown, itemIndex: number): ParkedEntry |
 	const kickoffId = text(json.kickoff_id);
 	const tokenHash = text(json.callback_token_sha256);
 	const resumedKickoffId = text(json.resumed_kickoff_id);
-	if (kickoffId && tokenHash) return { ...awaitedEntry(itemIndex, kickoffId, tokenHash, json.kicked_off_at), ...(resumedKickoffId ? { resumedKickoffId } : {}) };
+	if (kickoffId && tokenHash)
+		return {
+			...awaitedEntry(itemIndex, kickoffId, tokenHash, json.kicked_off_at),
+			...(resumedKickoffId ? { resumedKickoffId } : {}),
+		};
 	const message = text(json.error);
-	if (message) return { kind: 'error', itemIndex, message, description: text(json.description), kickoffId };
+	if (message)
+		return { kind: 'error', itemIndex, message, description: text(json.description), kickoffId };
 	if (text(json.state)) return { kind: 'record', itemIndex, json };
 	return undefined;
 }
@@ -70,7 +97,10 @@ export function readParkedEntry(json: unknown, itemIndex: number): ParkedEntry |
 export const AWAITED_ROWS_EXPRESSION =
 	'{{ $input.all().map((item) => [item.json.kickoff_id ?? null, item.json.callback_token_sha256 ?? null, item.json.kicked_off_at ?? null]) }}';
 
-/** An awaited crew from its row (see AWAITED_ROWS_EXPRESSION); undefined for an item that is not awaited. */
+/**
+ * An awaited crew from its row (see AWAITED_ROWS_EXPRESSION); undefined for an item that is not
+ * awaited.
+ */
 export function awaitedOfRow(row: unknown, itemIndex: number): AwaitedEntry | undefined {
 	if (!Array.isArray(row)) return undefined;
 	const [kickoffId, tokenHash] = row.map(text);
@@ -78,7 +108,10 @@ export function awaitedOfRow(row: unknown, itemIndex: number): AwaitedEntry | un
 }
 
 /** The awaited crew a call's bearer token belongs to: each crew has its own token. */
-export function callerOf(entries: readonly ParkedEntry[], authorization: unknown): AwaitedEntry | undefined {
+export function callerOf(
+	entries: readonly ParkedEntry[],
+	authorization: unknown,
+): AwaitedEntry | undefined {
 	for (const entry of entries) {
 		if (entry.kind === 'awaited' && bearerMatches(authorization, entry.tokenHash)) return entry;
 	}
@@ -87,7 +120,10 @@ export function callerOf(entries: readonly ParkedEntry[], authorization: unknown
 
 /** What a call to the resume URL without a crew's token says, if it is a human-input call. */
 export type HumanInputCall =
-	/** About a crew this batch awaits: confirm the pause with a status read; `task` is what the person judges. */
+	/**
+	 * About a crew this batch awaits: confirm the pause with a status read; `task` is what the person
+	 * judges.
+	 */
 	| { kind: 'awaited'; caller: AwaitedEntry; task: PausedTask }
 	/** A human-input call about no crew of this batch: refused, nothing is read. */
 	| { kind: 'unknownKickoff' };
@@ -97,18 +133,24 @@ function idText(value: unknown): string | undefined {
 }
 
 /**
- * Reads a call as the live service's human-input call, `{kickoff_id, execution_id,
- * task_id, task_output, meta}`, which carries no Authorization
- * (docs/development/service-api.md#human-input-for-crews): undefined for any other body (a stream call has `events` or a `type`).
- * Nothing authenticates it, so all it may do is name a crew this batch awaits, whose
- * pause a status read then confirms. The documented call has only `execution_id`.
+ * Reads a call as the live service's human-input call, `{kickoff_id, execution_id, task_id,
+ * task_output, meta}`, which carries no Authorization
+ * (docs/development/service-api.md#human-input-for-crews): undefined for any other body (a stream
+ * call has `events` or a `type`). Nothing authenticates it, so all it may do is name a crew this
+ * batch awaits, whose pause a status read then confirms. The documented call has only
+ * `execution_id`.
  */
-export function readHumanInputCall(body: unknown, awaited: readonly AwaitedEntry[]): HumanInputCall | undefined {
+export function readHumanInputCall(
+	body: unknown,
+	awaited: readonly AwaitedEntry[],
+): HumanInputCall | undefined {
 	if (!isPlainObject(body) || 'events' in body || 'type' in body) return undefined;
 	const kickoffId = idText(body.kickoff_id) ?? idText(body.execution_id);
 	if (!kickoffId || !('task_id' in body)) return undefined;
 	const caller = awaited.find((entry) => entry.kickoffId === kickoffId);
-	return caller ? { kind: 'awaited', caller, task: readPausedTask(body) } : { kind: 'unknownKickoff' };
+	return caller
+		? { kind: 'awaited', caller, task: readPausedTask(body) }
+		: { kind: 'unknownKickoff' };
 }
 
 /**
@@ -116,8 +158,14 @@ export function readHumanInputCall(body: unknown, awaited: readonly AwaitedEntry
  * the caller's, round to the one before. Every call starts somewhere else, so
  * the crews that ended early are not the first read by every later call.
  */
-export function othersInReadingOrder(entries: readonly ParkedEntry[], caller: { itemIndex: number }): AwaitedEntry[] {
-	const awaited = entries.filter((entry): entry is AwaitedEntry => entry.kind === 'awaited' && entry.itemIndex !== caller.itemIndex);
+export function othersInReadingOrder(
+	entries: readonly ParkedEntry[],
+	caller: { itemIndex: number },
+): AwaitedEntry[] {
+	const awaited = entries.filter(
+		(entry): entry is AwaitedEntry =>
+			entry.kind === 'awaited' && entry.itemIndex !== caller.itemIndex,
+	);
 	const after = awaited.filter((entry) => entry.itemIndex > caller.itemIndex);
 	const before = awaited.filter((entry) => entry.itemIndex < caller.itemIndex);
 	return [...after, ...before];
@@ -134,13 +182,23 @@ export function keepWaiting(statusCode: number, reason: string): CallAnswer {
 	return { kind: 'answer', statusCode, body: { received: true, resumed: false, reason } };
 }
 
-export const NOT_WAITING: CallAnswer = { kind: 'answer', statusCode: 409, body: { error: 'this execution is not waiting for a crew' } };
+export const NOT_WAITING: CallAnswer = {
+	kind: 'answer',
+	statusCode: 409,
+	body: { error: 'this execution is not waiting for a crew' },
+};
 
-/** A call that says an awaited crew ended; `pausedTask` for the live human-input call, which says it paused on that task. */
+/**
+ * A call that says an awaited crew ended; `pausedTask` for the live human-input call, which says it
+ * paused on that task.
+ */
 export interface CrewEndCall {
 	kind: 'end';
 	caller: AwaitedEntry;
-	/** A flow's end event was asked for only by a flow's kickoff: the batch's records are then a flow's (flow_state). */
+	/**
+	 * A flow's end event was asked for only by a flow's kickoff: the batch's records are then a
+	 * flow's (flow_state).
+	 */
 	deployment: DeploymentKind;
 	pausedTask?: PausedTask;
 }
@@ -152,18 +210,36 @@ export interface CrewEndCall {
  * call may be heard, which carries none (README, Wait By: Callback), and only about a
  * crew this batch awaits.
  */
-export function readParkedCall(awaited: readonly AwaitedEntry[], authorization: unknown, body: unknown): CrewEndCall | CallAnswer {
+export function readParkedCall(
+	awaited: readonly AwaitedEntry[],
+	authorization: unknown,
+	body: unknown,
+): CrewEndCall | CallAnswer {
 	if (awaited.length === 0) return NOT_WAITING;
-	const refused = (statusCode: number, reason: string): CallAnswer => ({ kind: 'answer', statusCode, body: { error: reason } });
+	const refused = (statusCode: number, reason: string): CallAnswer => ({
+		kind: 'answer',
+		statusCode,
+		body: { error: reason },
+	});
 	const caller = callerOf(awaited, authorization);
 	if (!caller) {
 		const humanInput = readHumanInputCall(body, awaited);
-		if (humanInput?.kind !== 'awaited') return refused(401, humanInput ? 'the call names no crew this execution waits for' : 'invalid callback token');
-		return { kind: 'end', caller: humanInput.caller, deployment: 'crew', pausedTask: humanInput.task };
+		if (humanInput?.kind !== 'awaited')
+			return refused(
+				401,
+				humanInput ? 'the call names no crew this execution waits for' : 'invalid callback token',
+			);
+		return {
+			kind: 'end',
+			caller: humanInput.caller,
+			deployment: 'crew',
+			pausedTask: humanInput.task,
+		};
 	}
 	const verdict = readCallback({ body, authorization }, caller);
 	if (verdict.kind === 'rejected') return refused(verdict.statusCode, verdict.reason);
-	if (verdict.kind === 'notFinal') return { kind: 'answer', statusCode: 200, body: { received: true } };
+	if (verdict.kind === 'notFinal')
+		return { kind: 'answer', statusCode: 200, body: { received: true } };
 	return { kind: 'end', caller, deployment: isFlowEndEvent(verdict.eventType) ? 'flow' : 'crew' };
 }
 
@@ -179,8 +255,14 @@ export function awaitedStatus(status: CrewStatus, sinceKickoffMs: number | undef
 	return status.state === 'not_found' && !registering ? pausedFromNotFound(status) : status;
 }
 
-/** What that record says of the crew: its end, or undefined while it may still run (or is not registered yet). */
-export function awaitedEnding(status: CrewStatus, sinceKickoffMs: number | undefined): WaitOutcome | undefined {
+/**
+ * What that record says of the crew: its end, or undefined while it may still run (or is not
+ * registered yet).
+ */
+export function awaitedEnding(
+	status: CrewStatus,
+	sinceKickoffMs: number | undefined,
+): WaitOutcome | undefined {
 	const read = awaitedStatus(status, sinceKickoffMs);
 	return isEndState(read.state) ? { kind: read.state, status: read } : undefined;
 }

@@ -4,7 +4,11 @@ import { groupsOfEventType } from '../callbacksOut/streamEvents';
 import { checkAuthorization } from './callbackAuth';
 import type { TriggerSecrets } from './callbackAuth';
 import { carriesSecret, classifyCrewEvent, toTriggerItem } from './crewWebhook';
-import { hasSignatureHeaders, toFeedbackRequestItem, verifyFeedbackSignature } from './flowFeedback';
+import {
+	hasSignatureHeaders,
+	toFeedbackRequestItem,
+	verifyFeedbackSignature,
+} from './flowFeedback';
 import type { Headers } from './flowFeedback';
 import { looksLikeHumanInput, toHumanInputItem, unauthenticatedCallProblem } from './humanInput';
 import { feedbackRequestKey } from './feedbackReplays';
@@ -45,7 +49,10 @@ export interface IncomingCall {
 	nowMs: number;
 }
 
-/** A signed feedback request, taken once: what tells a replay of it, and when it was signed (feedbackReplays.ts). */
+/**
+ * A signed feedback request, taken once: what tells a replay of it, and when it was signed
+ * (feedbackReplays.ts).
+ */
 export interface OnceOnly {
 	key: string;
 	signedAtMs: number;
@@ -57,9 +64,17 @@ export type CallOutcome =
 	| { kind: 'ignored'; channel: Channel; reason: string }
 	| { kind: 'accepted'; channel: Channel; items: IDataObject[]; once?: OnceOnly };
 
-/** Which channel a call came by: a signature, an events list, an Authorization header or execution_id, else a legacy URL. */
+/**
+ * Which channel a call came by: a signature, an events list, an Authorization header or
+ * execution_id, else a legacy URL.
+ */
 export function channelOf(headers: Headers, body: IDataObject): Channel {
-	if (hasSignatureHeaders(headers) || body.event === 'new_request' || body.event_type === 'new_request') return 'feedbackRequest';
+	if (
+		hasSignatureHeaders(headers) ||
+		body.event === 'new_request' ||
+		body.event_type === 'new_request'
+	)
+		return 'feedbackRequest';
 	if (isStreamDelivery(body)) return 'stream';
 	if (headers.authorization !== undefined || looksLikeHumanInput(body)) return 'humanInput';
 	return 'legacy';
@@ -68,12 +83,18 @@ export function channelOf(headers: Headers, body: IDataObject): Channel {
 /** The stream's groups the picks stand for; 'step' is the agent's steps. */
 function wantsEventType(type: string, picked: TriggerEvent[]): boolean {
 	if (picked.includes('all')) return true;
-	return groupsOfEventType(type).some((group) => picked.includes(group === 'agent' ? 'step' : (group as TriggerEvent)));
+	return groupsOfEventType(type).some((group) =>
+		picked.includes(group === 'agent' ? 'step' : (group as TriggerEvent)),
+	);
 }
 
 /** The legacy payloads each pick accepts: 'runFinished' includes the crew's end. */
 function wantsLegacy(event: 'crew' | 'task' | 'step', picked: TriggerEvent[]): boolean {
-	return picked.includes('all') || picked.includes(event) || (event === 'crew' && picked.includes('runFinished'));
+	return (
+		picked.includes('all') ||
+		picked.includes(event) ||
+		(event === 'crew' && picked.includes('runFinished'))
+	);
 }
 
 /**
@@ -93,34 +114,55 @@ function decide(call: IncomingCall): CallOutcome {
 	const { headers, body, picked } = call;
 	const channel = channelOf(headers, body);
 	if (channel === 'feedbackRequest') {
-		const check = verifyFeedbackSignature({ headers, rawBody: call.rawBody, secret: call.secrets.signingSecret, nowMs: call.nowMs });
+		const check = verifyFeedbackSignature({
+			headers,
+			rawBody: call.rawBody,
+			secret: call.secrets.signingSecret,
+			nowMs: call.nowMs,
+		});
 		if (!check.ok) return { kind: 'refused', channel, reason: check.reason };
-		if (!picked.includes('feedbackRequest') && !picked.includes('all')) return { kind: 'ignored', channel, reason: 'feedback requests not picked' };
+		if (!picked.includes('feedbackRequest') && !picked.includes('all'))
+			return { kind: 'ignored', channel, reason: 'feedback requests not picked' };
 		const item = toFeedbackRequestItem(body);
-		return { kind: 'accepted', channel, items: [item], once: { key: feedbackRequestKey(item, check.signature), signedAtMs: check.signedAtMs } };
+		return {
+			kind: 'accepted',
+			channel,
+			items: [item],
+			once: { key: feedbackRequestKey(item, check.signature), signedAtMs: check.signedAtMs },
+		};
 	}
 	if (channel === 'humanInput' && headers.authorization === undefined) {
-		// The hosted service calls humanInputWebhookUrl with no Authorization at all; only the kickoff id is checked.
+		// The hosted service calls humanInputWebhookUrl with no Authorization at all; only the kickoff
+		// id is checked.
 		const problem = unauthenticatedCallProblem(body);
 		if (problem !== undefined) return { kind: 'refused', channel, reason: problem };
-		if (!picked.includes('humanInput') && !picked.includes('all')) return { kind: 'ignored', channel, reason: 'human input not picked' };
+		if (!picked.includes('humanInput') && !picked.includes('all'))
+			return { kind: 'ignored', channel, reason: 'human input not picked' };
 		return { kind: 'accepted', channel, items: [toHumanInputItem(body, false)] };
 	}
 	if (channel === 'stream' || channel === 'humanInput') {
-		const check = checkAuthorization(typeof headers.authorization === 'string' ? headers.authorization : undefined, call.secrets);
+		const check = checkAuthorization(
+			typeof headers.authorization === 'string' ? headers.authorization : undefined,
+			call.secrets,
+		);
 		if (!check.ok) return { kind: 'refused', channel, reason: check.reason };
 		if (channel === 'humanInput') {
-			if (!picked.includes('humanInput') && !picked.includes('all')) return { kind: 'ignored', channel, reason: 'human input not picked' };
+			if (!picked.includes('humanInput') && !picked.includes('all'))
+				return { kind: 'ignored', channel, reason: 'human input not picked' };
 			return { kind: 'accepted', channel, items: [toHumanInputItem(body)] };
 		}
 		const items = readStreamEvents(body)
 			.filter((event) => wantsEventType(event.type, picked))
 			.map(toStreamItem);
-		return items.length > 0 ? { kind: 'accepted', channel, items } : { kind: 'ignored', channel, reason: 'no picked event in this delivery' };
+		return items.length > 0
+			? { kind: 'accepted', channel, items }
+			: { kind: 'ignored', channel, reason: 'no picked event in this delivery' };
 	}
 	const secret = call.legacySecretParameter.trim() || call.secrets.metaSecret?.trim() || '';
-	if (!carriesSecret(body, secret)) return { kind: 'refused', channel, reason: 'the webhook secret is missing or wrong' };
+	if (!carriesSecret(body, secret))
+		return { kind: 'refused', channel, reason: 'the webhook secret is missing or wrong' };
 	const event = classifyCrewEvent(body);
-	if (event === undefined || !wantsLegacy(event, picked)) return { kind: 'ignored', channel, reason: event ?? 'unknown' };
+	if (event === undefined || !wantsLegacy(event, picked))
+		return { kind: 'ignored', channel, reason: event ?? 'unknown' };
 	return { kind: 'accepted', channel, items: [toTriggerItem(event, body)] };
 }

@@ -10,7 +10,12 @@ export interface StreamEvent {
 	data: IDataObject;
 }
 
-const textOrNull = (value: unknown) => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null);
+const textOrNull = (value: unknown) =>
+	typeof value === 'string' && value !== ''
+		? value
+		: typeof value === 'number'
+			? String(value)
+			: null;
 
 /** True for an event-stream delivery. */
 export function isStreamDelivery(body: IDataObject): boolean {
@@ -18,10 +23,10 @@ export function isStreamDelivery(body: IDataObject): boolean {
 }
 
 /**
- * The events of one delivery, in the order they happened: the service sends
- * them unordered (docs/development/service-api.md#event-streaming), so they are sorted by timestamp (events without one
- * last, ties in arrival order), and an id seen twice is kept once. Entries
- * that are not objects are dropped; an event without a type is kept as "unknown".
+ * The events of one delivery, in the order they happened: the service sends them unordered
+ * (docs/development/service-api.md#event-streaming), so they are sorted by timestamp (events
+ * without one last, ties in arrival order), and an id seen twice is kept once. Entries that are not
+ * objects are dropped; an event without a type is kept as "unknown".
  */
 export function readStreamEvents(body: IDataObject): StreamEvent[] {
 	const seen = new Set<string>();
@@ -46,7 +51,13 @@ export function readStreamEvents(body: IDataObject): StreamEvent[] {
 		});
 	});
 	events.sort((a, b) => (a.time === b.time ? a.position - b.position : a.time < b.time ? -1 : 1));
-	return events.map((event) => ({ id: event.id, execution_id: event.execution_id, timestamp: event.timestamp, type: event.type, data: event.data }));
+	return events.map((event) => ({
+		id: event.id,
+		execution_id: event.execution_id,
+		timestamp: event.timestamp,
+		type: event.type,
+		data: event.data,
+	}));
 }
 
 /**
@@ -62,7 +73,12 @@ export function outcomeFields(event: StreamEvent): IDataObject {
 			const output = data.output;
 			const raw = isPlainObject(output) ? (output.raw ?? null) : (output ?? null);
 			const json = isPlainObject(output) ? (output.json_dict ?? null) : null;
-			return { status: 'completed', result: raw, result_json: json, total_tokens: data.total_tokens ?? null };
+			return {
+				status: 'completed',
+				result: raw,
+				result_json: json,
+				total_tokens: data.total_tokens ?? null,
+			};
 		}
 		case 'flow_finished':
 			return { status: 'completed', result: data.result ?? null, state: data.state ?? null };
@@ -75,7 +91,10 @@ export function outcomeFields(event: StreamEvent): IDataObject {
 	}
 }
 
-/** The item for one event: its type as `event`, the kickoff it belongs to, the envelope, the outcome for terminal events. */
+/**
+ * The item for one event: its type as `event`, the kickoff it belongs to, the envelope, the outcome
+ * for terminal events.
+ */
 export function toStreamItem(event: StreamEvent): IDataObject {
 	return { event: event.type, kickoff_id: event.execution_id, ...outcomeFields(event), ...event };
 }

@@ -21,7 +21,10 @@ export interface CallbackSecrets {
 	signingSecret?: string;
 }
 
-/** The callback secrets of a Crew API credential's data, each a text or absent (its Base URL and token are not among them). */
+/**
+ * The callback secrets of a Crew API credential's data, each a text or absent (its Base URL and
+ * token are not among them).
+ */
 export function callbackSecretsOf(data: IDataObject): CallbackSecrets {
 	const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 	return {
@@ -54,16 +57,25 @@ export interface CallbackOptions {
 	humanInputWebhook?: HumanInputOption;
 }
 
-/** The type names to request: the picked groups' published names, then the additional ones, each once. */
+/**
+ * The type names to request: the picked groups' published names, then the additional ones, each
+ * once.
+ */
 export function expandEventTypes(groups: string[], additional = ''): string[] {
 	const types = new Set<string>();
 	for (const group of groups) {
 		if (!isStreamEventGroup(group)) {
-			throw new InvalidParameterError(`Unknown event group "${group}"`, 'Pick the event groups from the list.');
+			throw new InvalidParameterError(
+				`Unknown event group "${group}"`,
+				'Pick the event groups from the list.',
+			);
 		}
 		for (const type of STREAM_EVENT_GROUPS[group]) types.add(type);
 	}
-	for (const name of additional.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+	for (const name of additional
+		.split(',')
+		.map((part) => part.trim())
+		.filter((part) => part !== '')) {
 		if (!/^[A-Za-z0-9_.:-]+$/.test(name)) {
 			throw new InvalidParameterError(
 				`Additional Event Types has an invalid name: "${name}"`,
@@ -93,19 +105,28 @@ function requireSecret(value: string | undefined, what: string): string {
 	return text;
 }
 
-/** The `webhooks` object of a kickoff: where to stream which events, with the bearer token the Crew Trigger checks. */
+/**
+ * The `webhooks` object of a kickoff: where to stream which events, with the bearer token the Crew
+ * Trigger checks.
+ */
 export function eventStreamField(option: EventStreamOption, secrets: CallbackSecrets): IDataObject {
 	const url = requireHttpUrl(option.url, 'Event Stream URL');
 	const events = expandEventTypes(option.events ?? ['runFinished'], option.additionalEvents);
 	if (events.length === 0) {
 		// The docs do not say what an empty list means; never send one.
-		throw new InvalidParameterError('Event Stream has no events', 'Pick at least one event group, e.g. Run Finished.');
+		throw new InvalidParameterError(
+			'Event Stream has no events',
+			'Pick at least one event group, e.g. Run Finished.',
+		);
 	}
 	return {
 		events,
 		url,
 		realtime: option.realtime === true,
-		authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Callback Bearer Token') },
+		authentication: {
+			strategy: 'bearer',
+			token: requireSecret(secrets.bearerToken, 'Callback Bearer Token'),
+		},
 	};
 }
 
@@ -122,7 +143,13 @@ export function humanInputField(option: HumanInputOption, secrets: CallbackSecre
 			},
 		};
 	}
-	return { url, authentication: { strategy: 'bearer', token: requireSecret(secrets.bearerToken, 'Callback Bearer Token') } };
+	return {
+		url,
+		authentication: {
+			strategy: 'bearer',
+			token: requireSecret(secrets.bearerToken, 'Callback Bearer Token'),
+		},
+	};
 }
 
 const isSet = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -133,7 +160,9 @@ const isSet = (value: unknown) => typeof value === 'string' && value.trim() !== 
  * first; none when it holds neither, as the option promises that the URL alone
  * needs no credential.
  */
-export function implicitHumanInputAuth(secrets: CallbackSecrets): HumanInputOption['authentication'] {
+export function implicitHumanInputAuth(
+	secrets: CallbackSecrets,
+): HumanInputOption['authentication'] {
 	if (isSet(secrets.bearerToken)) return 'bearer';
 	if (isSet(secrets.basicUser) && isSet(secrets.basicPassword)) return 'basic';
 	return undefined;
@@ -151,7 +180,8 @@ export function humanInputFields(option: HumanInputOption, secrets: CallbackSecr
 	const url = requireHttpUrl(option.url, 'Human Input Webhook URL');
 	const fields: IDataObject = { humanInputWebhookUrl: url };
 	const authentication = option.authentication ?? implicitHumanInputAuth(secrets);
-	if (authentication !== undefined) fields.humanInputWebhook = humanInputField({ ...option, authentication }, secrets);
+	if (authentication !== undefined)
+		fields.humanInputWebhook = humanInputField({ ...option, authentication }, secrets);
 	return fields;
 }
 
@@ -178,13 +208,26 @@ export function readCallbackOptions(values: CallbackOptionValues): CallbackOptio
 			additionalEvents: values.eventStreamAdditionalTypes,
 			realtime: values.eventStreamRealtime,
 		};
-	} else if (values.eventStreamEvents !== undefined || isSet(values.eventStreamAdditionalTypes) || values.eventStreamRealtime !== undefined) {
-		throw new InvalidParameterError('Event Stream URL is empty', 'Give the Crew Trigger\'s production URL as Event Stream URL, or remove the other Event Stream options.');
+	} else if (
+		values.eventStreamEvents !== undefined ||
+		isSet(values.eventStreamAdditionalTypes) ||
+		values.eventStreamRealtime !== undefined
+	) {
+		throw new InvalidParameterError(
+			'Event Stream URL is empty',
+			"Give the Crew Trigger's production URL as Event Stream URL, or remove the other Event Stream options.",
+		);
 	}
 	if (isSet(values.humanInputWebhookUrl)) {
-		options.humanInputWebhook = { url: values.humanInputWebhookUrl, authentication: values.humanInputWebhookAuth };
+		options.humanInputWebhook = {
+			url: values.humanInputWebhookUrl,
+			authentication: values.humanInputWebhookAuth,
+		};
 	} else if (values.humanInputWebhookAuth !== undefined) {
-		throw new InvalidParameterError('Human Input Webhook URL is empty', 'Give the Crew Trigger\'s production URL as Human Input Webhook URL, or remove Human Input Webhook Auth.');
+		throw new InvalidParameterError(
+			'Human Input Webhook URL is empty',
+			"Give the Crew Trigger's production URL as Human Input Webhook URL, or remove Human Input Webhook Auth.",
+		);
 	}
 	return options;
 }
@@ -194,17 +237,28 @@ export function readCallbackOptions(values: CallbackOptionValues): CallbackOptio
  * when a version-1 node has one, else the credential's, and only when a legacy URL
  * is set (the one channel it protects; the stream and human input have their own auth).
  */
-export function legacyWebhookSecret(options: KickoffOptions, secrets: CallbackSecrets): string | undefined {
+export function legacyWebhookSecret(
+	options: KickoffOptions,
+	secrets: CallbackSecrets,
+): string | undefined {
 	const fromOption = options.webhookSecret?.trim();
 	if (fromOption) return fromOption;
 	const hasLegacyUrls = Object.keys(webhookFields(options)).length > 0;
 	return hasLegacyUrls ? secrets.metaSecret?.trim() || undefined : undefined;
 }
 
-/** The callback fields to add to a kickoff body: `webhooks` and the human-input fields, each only when asked for. */
-export function buildCallbackFields(options: CallbackOptions, secrets: CallbackSecrets): IDataObject {
+/**
+ * The callback fields to add to a kickoff body: `webhooks` and the human-input fields, each only
+ * when asked for.
+ */
+export function buildCallbackFields(
+	options: CallbackOptions,
+	secrets: CallbackSecrets,
+): IDataObject {
 	const fields: IDataObject = {};
-	if (options.eventStream !== undefined) fields.webhooks = eventStreamField(options.eventStream, secrets);
-	if (options.humanInputWebhook !== undefined) Object.assign(fields, humanInputFields(options.humanInputWebhook, secrets));
+	if (options.eventStream !== undefined)
+		fields.webhooks = eventStreamField(options.eventStream, secrets);
+	if (options.humanInputWebhook !== undefined)
+		Object.assign(fields, humanInputFields(options.humanInputWebhook, secrets));
 	return fields;
 }

@@ -10,6 +10,9 @@ import { CREDENTIAL_TYPE } from '../transport';
  * so the two always agree. Each is absent when left empty; an option that needs
  * one says so when the kickoff body is built (callbackBody.ts).
  */
-export async function readCallbackSecrets(context: IExecuteFunctions, itemIndex: number): Promise<CallbackSecrets> {
+export async function readCallbackSecrets(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<CallbackSecrets> {
 	return callbackSecretsOf(await context.getCredentials(CREDENTIAL_TYPE, itemIndex));
 }

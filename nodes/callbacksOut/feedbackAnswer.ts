@@ -7,8 +7,9 @@ import { plainHttpProblem } from '../transport/ownNetwork';
 import { isSuccessCode } from '../transport/answers';
 
 /**
- * A flow feedback request's callback_url carries its own token (docs/development/service-api.md#flow-feedback-requests), so it is
- * as secret as a password: it is sent to, never shown. Messages name its host only.
+ * A flow feedback request's callback_url carries its own token
+ * (docs/development/service-api.md#flow-feedback-requests), so it is as secret as a password: it is
+ * sent to, never shown. Messages name its host only.
  */
 export function callbackHost(callbackUrl: string): string {
 	try {
@@ -35,17 +36,23 @@ export function readCallbackUrl(value: unknown): string {
 	if (problem !== undefined) {
 		throw new InvalidParameterError(
 			`Callback URL must be an https:// address: ${problem}`,
-			'The URL carries the request\'s own token, so it is sent over https only (http only to a service on your own network, as for the Crew API credential\'s Base URL). Map the callback_url of the Crew Trigger\'s "Flow Feedback Requested" item as it came. Nothing was sent.',
+			"The URL carries the request's own token, so it is sent over https only (http only to a service on your own network, as for the Crew API credential's Base URL). Map the callback_url of the Crew Trigger's \"Flow Feedback Requested\" item as it came. Nothing was sent.",
 		);
 	}
 	return text;
 }
 
-/** The answer's body (docs/development/service-api.md#flow-feedback-requests: `feedback` required, `source` optional). */
+/**
+ * The answer's body (docs/development/service-api.md#flow-feedback-requests: `feedback` required,
+ * `source` optional).
+ */
 export function feedbackBody(feedback: unknown): IDataObject {
 	const text = typeof feedback === 'string' ? feedback.trim() : '';
 	if (text === '') {
-		throw new InvalidParameterError('Feedback is empty', 'Give the feedback, e.g. one of the request\'s emit_options such as "approved".');
+		throw new InvalidParameterError(
+			'Feedback is empty',
+			'Give the feedback, e.g. one of the request\'s emit_options such as "approved".',
+		);
 	}
 	return { feedback: text, source: 'n8n' };
 }
@@ -55,7 +62,11 @@ export type FeedbackAnswerResult =
 	| { ok: false; message: string; description: string };
 
 /** What the callback_url's answer means, in words that say what to do; never the URL itself. */
-export function interpretFeedbackAnswer(statusCode: number, body: unknown, host: string): FeedbackAnswerResult {
+export function interpretFeedbackAnswer(
+	statusCode: number,
+	body: unknown,
+	host: string,
+): FeedbackAnswerResult {
 	const answer = isPlainObject(body) ? body : {};
 	if (isSuccessCode(statusCode)) {
 		const request = isPlainObject(answer.request) ? answer.request : {};
@@ -75,29 +86,37 @@ export function interpretFeedbackAnswer(statusCode: number, body: unknown, host:
 		return {
 			ok: false,
 			message: 'This feedback request was already answered',
-			description: 'A feedback request takes one answer. Nothing was changed; the flow goes on with the first answer.',
+			description:
+				'A feedback request takes one answer. Nothing was changed; the flow goes on with the first answer.',
 		};
 	}
 	if (statusCode === 401 || statusCode === 403) {
 		return {
 			ok: false,
 			message: `${host} refused the callback URL's token (${statusCode})`,
-			description: 'The callback URL must be passed on whole, as the Crew Trigger gave it; its token may also have expired.',
+			description:
+				'The callback URL must be passed on whole, as the Crew Trigger gave it; its token may also have expired.',
 		};
 	}
 	if (statusCode === 404) {
-		return { ok: false, message: `${host} knows no such feedback request (404)`, description: 'Pass on the callback URL of the request, as the Crew Trigger gave it.' };
+		return {
+			ok: false,
+			message: `${host} knows no such feedback request (404)`,
+			description: 'Pass on the callback URL of the request, as the Crew Trigger gave it.',
+		};
 	}
 	if (statusCode >= 300 && statusCode < 400) {
 		return {
 			ok: false,
 			message: `${host} answered ${statusCode}, a redirect, which the node does not follow`,
-			description: 'The feedback was sent to the callback URL only, and that address sent it elsewhere. Pass on the callback URL of the request as the Crew Trigger gave it; check the request in the deployment\'s dashboard before answering again.',
+			description:
+				"The feedback was sent to the callback URL only, and that address sent it elsewhere. Pass on the callback URL of the request as the Crew Trigger gave it; check the request in the deployment's dashboard before answering again.",
 		};
 	}
 	return {
 		ok: false,
 		message: `${host} answered ${statusCode} to the feedback`,
-		description: 'The answer may not have been recorded. Check the request in the deployment\'s dashboard before answering again: a second answer is refused.',
+		description:
+			"The answer may not have been recorded. Check the request in the deployment's dashboard before answering again: a second answer is refused.",
 	};
 }

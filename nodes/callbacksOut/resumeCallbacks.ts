@@ -10,16 +10,23 @@ import { humanInputFields } from './callbackBody';
  * is nodes/waiting/waitByCallback.ts; the call is heard in nodes/callbacksIn/parkedResume.ts.
  */
 
-/** The event stream's two terminal events of a crew: the only channel that reports success and failure, with auth. */
+/**
+ * The event stream's two terminal events of a crew: the only channel that reports success and
+ * failure, with auth.
+ */
 export const CALLBACK_EVENT_TYPES = ['crew_kickoff_completed', 'crew_kickoff_failed'] as const;
 
 /**
- * The events that end a flow (docs/development/service-api.md#event-streaming): `flow_finished`, and for a failure
- * `method_execution_failed` (published) and `flow_failed` (in crewAI's source only).
- * Asked for instead of the crew's: crews inside a flow send their own
+ * The events that end a flow (docs/development/service-api.md#event-streaming): `flow_finished`,
+ * and for a failure `method_execution_failed` (published) and `flow_failed` (in crewAI's source
+ * only). Asked for instead of the crew's: crews inside a flow send their own
  * `crew_kickoff_completed`, which is not the flow's end.
  */
-export const FLOW_CALLBACK_EVENT_TYPES = ['flow_finished', 'flow_failed', 'method_execution_failed'] as const;
+export const FLOW_CALLBACK_EVENT_TYPES = [
+	'flow_finished',
+	'flow_failed',
+	'method_execution_failed',
+] as const;
 
 /** The terminal events to ask the stream for, by what was started. */
 export function callbackEventTypes(deployment: 'crew' | 'flow'): string[] {
@@ -43,7 +50,11 @@ export function hashCallbackToken(token: string): string {
  * The kickoff's `webhooks` object. The URL is n8n's resume URL exactly as given: on
  * n8n 2.x its `?signature=` is what n8n checks before the node sees the call.
  */
-export function callbackStreamField(resumeUrl: string, token: string, deployment: 'crew' | 'flow' = 'crew'): IDataObject {
+export function callbackStreamField(
+	resumeUrl: string,
+	token: string,
+	deployment: 'crew' | 'flow' = 'crew',
+): IDataObject {
 	return {
 		events: callbackEventTypes(deployment),
 		url: resumeUrl,
@@ -60,7 +71,11 @@ export function callbackStreamField(resumeUrl: string, token: string, deployment
  * wins (their Crew Trigger is told the task; the service calls one URL), and a
  * flow's human input does not come this way: then nothing is added.
  */
-export function callbackHumanInputField(body: IDataObject, resumeUrl: string, deployment: 'crew' | 'flow' = 'crew'): IDataObject {
+export function callbackHumanInputField(
+	body: IDataObject,
+	resumeUrl: string,
+	deployment: 'crew' | 'flow' = 'crew',
+): IDataObject {
 	const own = body.humanInputWebhookUrl;
 	if (deployment === 'flow' || (typeof own === 'string' && own.trim() !== '')) return {};
 	// No auth: the live call carries none (the stream's bearer token stays in `webhooks` only).

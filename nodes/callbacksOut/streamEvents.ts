@@ -1,13 +1,18 @@
 /**
- * The event types of the service's Event Streaming, as its documentation publishes
- * them (docs/development/service-api.md#event-streaming), in the groups the Crew node requests and the
- * Crew Trigger filters by. Names on older or translated pages that exist nowhere in
- * CrewAI's source (crew_step_started, crew_execution_completed, …) are left out on
- * purpose: the service would never send them.
+ * The event types of the service's Event Streaming, as its documentation publishes them
+ * (docs/development/service-api.md#event-streaming), in the groups the Crew node requests and the
+ * Crew Trigger filters by. Names on older or translated pages that exist nowhere in CrewAI's source
+ * (crew_step_started, crew_execution_completed, …) are left out on purpose: the service would never
+ * send them.
  */
 export const STREAM_EVENT_GROUPS = {
 	/** The end of a run: a crew's result or failure, a flow's result or failing method. */
-	runFinished: ['crew_kickoff_completed', 'crew_kickoff_failed', 'flow_finished', 'method_execution_failed'],
+	runFinished: [
+		'crew_kickoff_completed',
+		'crew_kickoff_failed',
+		'flow_finished',
+		'method_execution_failed',
+	],
 	crew: [
 		'crew_kickoff_started',
 		'crew_kickoff_completed',
@@ -37,7 +42,14 @@ export const STREAM_EVENT_GROUPS = {
 		'agent_reasoning_completed',
 		'agent_reasoning_failed',
 	],
-	llm: ['llm_call_started', 'llm_call_completed', 'llm_call_failed', 'llm_stream_chunk', 'llm_guardrail_started', 'llm_guardrail_completed'],
+	llm: [
+		'llm_call_started',
+		'llm_call_completed',
+		'llm_call_failed',
+		'llm_stream_chunk',
+		'llm_guardrail_started',
+		'llm_guardrail_completed',
+	],
 	tool: [
 		'tool_usage_started',
 		'tool_usage_finished',
@@ -92,7 +104,12 @@ export function isStreamEventGroup(value: string): value is StreamEventGroup {
 	return Object.prototype.hasOwnProperty.call(STREAM_EVENT_GROUPS, value);
 }
 
-/** The groups a type belongs to (a terminal type is in runFinished and its own family); none for an unknown type. */
+/**
+ * The groups a type belongs to (a terminal type is in runFinished and its own family); none for an
+ * unknown type.
+ */
 export function groupsOfEventType(type: string): StreamEventGroup[] {
-	return STREAM_EVENT_GROUP_NAMES.filter((group) => (STREAM_EVENT_GROUPS[group] as readonly string[]).includes(type));
+	return STREAM_EVENT_GROUP_NAMES.filter((group) =>
+		(STREAM_EVENT_GROUPS[group] as readonly string[]).includes(type),
+	);
 }

@@ -16,7 +16,8 @@ interface StreamBody {
 async function readAll(body: StreamBody): Promise<string> {
 	let text = '';
 	if (typeof body[Symbol.asyncIterator] !== 'function') return typeof body === 'string' ? body : '';
-	for await (const piece of body as AsyncIterable<unknown>) text += typeof piece === 'string' ? piece : String(piece);
+	for await (const piece of body as AsyncIterable<unknown>)
+		text += typeof piece === 'string' ? piece : String(piece);
 	return text;
 }
 
@@ -44,11 +45,16 @@ export async function openCrewEventStream(
 		ignoreHttpStatusErrors: true,
 		timeout: Math.max(1, Math.round(idleMs)),
 	};
-	// As every answer of the transport: no secret of the credential in what the node reads of a refusal.
+	// As every answer of the transport: no secret of the credential in what the node reads of a
+	// refusal.
 	const redactor = requestRedactor(connection.secrets);
 	let response: { statusCode?: number; body?: unknown };
 	try {
-		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
+		response = await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+		);
 	} catch (error) {
 		return redactor.answer(readFailure(error));
 	}
@@ -68,7 +74,8 @@ export async function openCrewEventStream(
 		kind: 'stream',
 		pieces: (async function* () {
 			if (typeof body[Symbol.asyncIterator] !== 'function') return;
-			for await (const piece of body as AsyncIterable<unknown>) yield typeof piece === 'string' ? piece : String(piece);
+			for await (const piece of body as AsyncIterable<unknown>)
+				yield typeof piece === 'string' ? piece : String(piece);
 		})(),
 		close: () => body.destroy?.(),
 	};

@@ -18,7 +18,8 @@ export interface TurnFrame {
 
 const STREAM_ID = /^\d+-\d+$/;
 
-const firstString = (...values: unknown[]) => values.find((value): value is string => typeof value === 'string' && value.trim() !== '');
+const firstString = (...values: unknown[]) =>
+	values.find((value): value is string => typeof value === 'string' && value.trim() !== '');
 
 /** `<n>-<n>` ids in stream order. */
 export function compareStreamIds(a: string, b: string): number {
@@ -41,25 +42,46 @@ export function readFrame(event: SseEvent): TurnFrame {
 		data = undefined;
 	}
 	const body = isPlainObject(data) ? data : {};
-	const id = [body.stream_id, body.id, body.event_id, event.id].find((value): value is string => typeof value === 'string' && STREAM_ID.test(value));
+	const id = [body.stream_id, body.id, body.event_id, event.id].find(
+		(value): value is string => typeof value === 'string' && STREAM_ID.test(value),
+	);
 	const type = firstString(body.type, event.event) ?? 'unknown';
 	const inner = body.data;
 	const innerObject = isPlainObject(inner) ? inner : {};
 	const frame: TurnFrame = { type, kind: 'other', ...(id !== undefined ? { id } : {}) };
 	if (type === 'token') {
-		const text = typeof innerObject.content === 'string' ? innerObject.content : typeof inner === 'string' ? inner : undefined;
+		const text =
+			typeof innerObject.content === 'string'
+				? innerObject.content
+				: typeof inner === 'string'
+					? inner
+					: undefined;
 		return text === undefined ? frame : { ...frame, kind: 'text', source: 'token', text };
 	}
 	if (type === 'llm_stream_chunk') {
-		const text = typeof innerObject.chunk === 'string' ? innerObject.chunk : typeof inner === 'string' ? inner : undefined;
-		return text === undefined ? frame : { ...frame, kind: 'text', source: 'llm_stream_chunk', text };
+		const text =
+			typeof innerObject.chunk === 'string'
+				? innerObject.chunk
+				: typeof inner === 'string'
+					? inner
+					: undefined;
+		return text === undefined
+			? frame
+			: { ...frame, kind: 'text', source: 'llm_stream_chunk', text };
 	}
 	if (type === 'turn_started') return { ...frame, kind: 'started' };
 	if (type === 'turn_completed') return { ...frame, kind: 'completed' };
 	if (type === 'turn_failed' || type === 'error') {
 		const error =
-			firstString(inner, innerObject.error, innerObject.detail, innerObject.message, body.error, body.detail, body.message) ??
-			'the flow gave no reason';
+			firstString(
+				inner,
+				innerObject.error,
+				innerObject.detail,
+				innerObject.message,
+				body.error,
+				body.detail,
+				body.message,
+			) ?? 'the flow gave no reason';
 		return { ...frame, kind: 'failed', error };
 	}
 	return frame;
@@ -114,7 +136,8 @@ export class TurnFrames {
 		}
 		this.sawToken = true;
 		this.tokenText += text;
-		if (this.told.length >= this.tokenText.length && this.told.startsWith(this.tokenText)) return '';
+		if (this.told.length >= this.tokenText.length && this.told.startsWith(this.tokenText))
+			return '';
 		if (this.tokenText.startsWith(this.told)) {
 			const fresh = this.tokenText.slice(this.told.length);
 			this.told = this.tokenText;

@@ -11,12 +11,17 @@ export interface ChatHistory {
 	activeKickoffId: string | null;
 }
 
-/** `GET /chat/{id}/history`: `{"messages": [{role, content}], "active_kickoff_id"}`; undefined when it is not that. */
+/**
+ * `GET /chat/{id}/history`: `{"messages": [{role, content}], "active_kickoff_id"}`; undefined when
+ * it is not that.
+ */
 export function readHistory(body: unknown): ChatHistory | undefined {
 	if (!isPlainObject(body) || !Array.isArray(body.messages)) return undefined;
-	const messages = body.messages
-		.filter(isPlainObject)
-		.map((message) => ({ role: String(message.role ?? ''), content: typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '') }));
+	const messages = body.messages.filter(isPlainObject).map((message) => ({
+		role: String(message.role ?? ''),
+		content:
+			typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? ''),
+	}));
 	const active = body.active_kickoff_id;
 	return { messages, activeKickoffId: typeof active === 'string' && active !== '' ? active : null };
 }
@@ -40,7 +45,10 @@ export function userMessageAt(history: ChatHistory, position: number): string | 
 	return history.messages.filter((message) => message.role === 'user')[position]?.content;
 }
 
-/** The reply to the user message at `position`: the last assistant message before the next user message. */
+/**
+ * The reply to the user message at `position`: the last assistant message before the next user
+ * message.
+ */
 export function replyAt(history: ChatHistory, position: number): string | undefined {
 	let seen = -1;
 	let reply: string | undefined;

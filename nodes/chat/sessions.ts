@@ -24,9 +24,15 @@ function keptSessions(staticData: IDataObject): Record<string, KeptSession> {
 }
 
 /** The session kept for this conversation on this deployment, if any. */
-export function findSession(staticData: IDataObject, conversationKey: string, baseUrl: string): string | undefined {
+export function findSession(
+	staticData: IDataObject,
+	conversationKey: string,
+	baseUrl: string,
+): string | undefined {
 	const kept = keptSessions(staticData)[conversationKey];
-	return isPlainObject(kept) && typeof kept.sessionId === 'string' && kept.baseUrl === baseUrl ? kept.sessionId : undefined;
+	return isPlainObject(kept) && typeof kept.sessionId === 'string' && kept.baseUrl === baseUrl
+		? kept.sessionId
+		: undefined;
 }
 
 /**
@@ -34,7 +40,11 @@ export function findSession(staticData: IDataObject, conversationKey: string, ba
  * MAX_KEPT_SESSIONS. The field is assigned anew, so n8n's observable static
  * data marks itself changed and is saved after the execution.
  */
-export function keepSession(staticData: IDataObject, conversationKey: string, session: KeptSession): void {
+export function keepSession(
+	staticData: IDataObject,
+	conversationKey: string,
+	session: KeptSession,
+): void {
 	const kept = { ...keptSessions(staticData), [conversationKey]: session };
 	const keys = Object.keys(kept);
 	if (keys.length > MAX_KEPT_SESSIONS) {

@@ -18,7 +18,9 @@ export interface ChatRequests {
 	readHistory: () => Promise<CrewAnswer>;
 	/** `POST /chat/{id}/message`: sent at most once per turn, never retried here. */
 	sendMessage: () => Promise<CrewAnswer>;
-	/** `GET /chat/{id}/stream/events` from after `lastEventId`; idle for `idleMs` means a dead stream. */
+	/**
+	 * `GET /chat/{id}/stream/events` from after `lastEventId`; idle for `idleMs` means a dead stream.
+	 */
 	openStream: (lastEventId: string, idleMs: number) => Promise<OpenStream | CrewAnswer>;
 }
 
@@ -45,7 +47,10 @@ export type TurnOutcome =
 	| { kind: 'failed'; reason: string; frameCount: number; sent: boolean }
 	/** The deadline came first; the turn may still finish. */
 	| { kind: 'timeout'; frameCount: number; sent: boolean }
-	/** The send got no certain answer, and the history does not show the message: it was not sent again. */
+	/**
+	 * The send got no certain answer, and the history does not show the message: it was not sent
+	 * again.
+	 */
 	| { kind: 'uncertainSend'; answer: CrewAnswer }
 	/** A request was refused (or failed past its retries). */
 	| { kind: 'refused'; step: 'history' | 'message' | 'stream'; answer: CrewAnswer }
@@ -53,10 +58,14 @@ export type TurnOutcome =
 	| { kind: 'unreadableHistory'; body: unknown }
 	| { kind: 'cancelled' };
 
-/** How often the history is read again after the turn's end while it still shows the turn active. */
+/**
+ * How often the history is read again after the turn's end while it still shows the turn active.
+ */
 export const HISTORY_SETTLE_READS = 5;
 export const HISTORY_SETTLE_WAIT_MS = 250;
-/** After a 409 while the history still shows the turn: the stream is not open yet, or just closed. */
+/**
+ * After a 409 while the history still shows the turn: the stream is not open yet, or just closed.
+ */
 export const ATTACH_RETRY_WAIT_MS = 500;
 /** Waits before reconnecting a stream that failed (not one that was cut: that resumes at once). */
 export const STREAM_RETRY_WAIT_MS = 1_000;
@@ -75,34 +84,53 @@ export interface TurnOptions {
 	deadline: number;
 	clock: TurnClock;
 	onText: (text: string) => Promise<void>;
-	/** This message, as an earlier try of this execution sent it to this session; none for a first try. */
+	/**
+	 * This message, as an earlier try of this execution sent it to this session; none for a first
+	 * try.
+	 */
 	sentEarlier?: SentMessage;
-	/** Called before the message goes out, with where it goes: the caller keeps it with the execution. */
+	/**
+	 * Called before the message goes out, with where it goes: the caller keeps it with the execution.
+	 */
 	onSending?: (sent: SentMessage) => void;
 }
 
 /**
- * One turn as the vendor's client runs it (docs/development/service-api.md#chat-with-a-conversational-flow):
- * the history first; a turn still running is waited out rather than sent over; the message is
- * sent once and never again; the frames are read, a broken stream resumed from the last frame
- * id; a 409 on attach means the turn may be over, so the history decides; the reply is the
- * history's answer to this message. A message is known by the execution that sent it and its
- * place in the session, never by its text: a person who sends "yes" twice has two turns.
- * `onText` gets each piece of the reply's text once, as it arrives.
+ * One turn as the vendor's client runs it
+ * (docs/development/service-api.md#chat-with-a-conversational-flow): the history first; a turn
+ * still running is waited out rather than sent over; the message is sent once and never again; the
+ * frames are read, a broken stream resumed from the last frame id; a 409 on attach means the turn
+ * may be over, so the history decides; the reply is the history's answer to this message. A message
+ * is known by the execution that sent it and its place in the session, never by its text: a person
+ * who sends "yes" twice has two turns. `onText` gets each piece of the reply's text once, as it
+ * arrives.
  */
-export async function runTurn(requests: ChatRequests, message: string, options: TurnOptions): Promise<TurnOutcome> {
+export async function runTurn(
+	requests: ChatRequests,
+	message: string,
+	options: TurnOptions,
+): Promise<TurnOutcome> {
 	const first = await historyOf(requests);
 	if ('outcome' in first) return first.outcome;
 	const { sentEarlier } = options;
 	if (sentEarlier !== undefined && userMessageAt(first.history, sentEarlier.position) === message) {
-		// An earlier try of this execution sent it and the flow has it: its turn is followed to its end (its text told), or its reply read.
-		if (turnIsOverAt(first.history, sentEarlier.position)) return replied(first.history, new TurnFrames(), false, sentEarlier.position);
+		// An earlier try of this execution sent it and the flow has it: its turn is followed to its end
+		// (its text told), or its reply read.
+		if (turnIsOverAt(first.history, sentEarlier.position))
+			return replied(first.history, new TurnFrames(), false, sentEarlier.position);
 		return await followTurn(requests, new TurnFrames(), options, sentEarlier.position, false);
 	}
 	let history = first.history;
 	if (history.activeKickoffId !== null) {
-		// Another message's turn (another execution's, whatever its text): waited out in silence, then this message is sent.
-		const other = await followTurn(requests, new TurnFrames(), { ...options, onText: async () => {} }, userMessageCount(history) - 1, false);
+		// Another message's turn (another execution's, whatever its text): waited out in silence, then
+		// this message is sent.
+		const other = await followTurn(
+			requests,
+			new TurnFrames(),
+			{ ...options, onText: async () => {} },
+			userMessageCount(history) - 1,
+			false,
+		);
 		if (other.kind !== 'replied' && other.kind !== 'failed') return other;
 		const after = await historyOf(requests);
 		if ('outcome' in after) return after.outcome;
@@ -132,7 +160,8 @@ async function followTurn(
 ): Promise<TurnOutcome> {
 	const { clock, deadline } = options;
 	const timeout = (): TurnOutcome => ({ kind: 'timeout', frameCount: frames.count, sent });
-	// Over: the history holds the message (it was not merely not queued yet), and no turn runs, or a later one does.
+	// Over: the history holds the message (it was not merely not queued yet), and no turn runs, or a
+	// later one does.
 	const isOver = (history: ChatHistory) => turnIsOverAt(history, position);
 	for (;;) {
 		if (clock.isCancelled()) return { kind: 'cancelled' };
@@ -142,15 +171,24 @@ async function followTurn(
 		if (opened.kind === 'stream') {
 			const before = frames.count;
 			const end = await readStream(opened, frames, options);
-			if (end === 'failed') return { kind: 'failed', reason: frames.failure ?? 'the flow gave no reason', frameCount: frames.count, sent };
+			if (end === 'failed')
+				return {
+					kind: 'failed',
+					reason: frames.failure ?? 'the flow gave no reason',
+					frameCount: frames.count,
+					sent,
+				};
 			if (end === 'timeout') return timeout();
 			if (end === 'completed') return await settle(requests, frames, options, sent, position);
-			// Cut or ended early: the history says whether the turn is over; if not, resume from the last id.
+			// Cut or ended early: the history says whether the turn is over; if not, resume from the last
+			// id.
 			const read = await historyOf(requests);
 			if ('outcome' in read) return read.outcome;
 			if (isOver(read.history)) return replied(read.history, frames, sent, position);
-			// A stream that closes with nothing new (a proxy that cuts every stream) is not asked again at once.
-			if (frames.count === before) await clock.sleep(Math.min(STREAM_RETRY_WAIT_MS, Math.max(0, deadline - clock.now())));
+			// A stream that closes with nothing new (a proxy that cuts every stream) is not asked again
+			// at once.
+			if (frames.count === before)
+				await clock.sleep(Math.min(STREAM_RETRY_WAIT_MS, Math.max(0, deadline - clock.now())));
 			continue;
 		}
 		if (opened.kind === 'http' && opened.statusCode === 409) {
@@ -203,7 +241,11 @@ async function settle(
 	position: number,
 ): Promise<TurnOutcome> {
 	let read = await historyOf(requests);
-	for (let attempt = 1; attempt < HISTORY_SETTLE_READS && 'history' in read && !turnIsOverAt(read.history, position); attempt++) {
+	for (
+		let attempt = 1;
+		attempt < HISTORY_SETTLE_READS && 'history' in read && !turnIsOverAt(read.history, position);
+		attempt++
+	) {
 		await options.clock.sleep(HISTORY_SETTLE_WAIT_MS);
 		read = await historyOf(requests);
 	}
@@ -211,9 +253,20 @@ async function settle(
 	return replied(read.history, frames, sent, position);
 }
 
-function replied(history: ChatHistory, frames: TurnFrames, sent: boolean, position: number): TurnOutcome {
+function replied(
+	history: ChatHistory,
+	frames: TurnFrames,
+	sent: boolean,
+	position: number,
+): TurnOutcome {
 	// The history is authoritative; the frames' text stands in only when it holds no reply.
 	const reply = replyAt(history, position) ?? frames.told;
-	if (reply === '') return { kind: 'failed', reason: 'the turn ended with no reply in the flow\'s history', frameCount: frames.count, sent };
+	if (reply === '')
+		return {
+			kind: 'failed',
+			reason: "the turn ended with no reply in the flow's history",
+			frameCount: frames.count,
+			sent,
+		};
 	return { kind: 'replied', reply, frameCount: frames.count, sent };
 }

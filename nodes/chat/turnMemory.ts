@@ -25,17 +25,30 @@ export function sentMessageKey(runIndex: number, itemIndex: number): string {
 }
 
 function keptMessages(nodeContext: IDataObject): Record<string, KeptMessage> {
-	return isPlainObject(nodeContext[FIELD]) ? (nodeContext[FIELD] as unknown as Record<string, KeptMessage>) : {};
+	return isPlainObject(nodeContext[FIELD])
+		? (nodeContext[FIELD] as unknown as Record<string, KeptMessage>)
+		: {};
 }
 
 /** The message an earlier try of this execution sent for this item to this flow session, if any. */
-export function sentEarlier(nodeContext: IDataObject, key: string, sessionId: string): SentMessage | undefined {
+export function sentEarlier(
+	nodeContext: IDataObject,
+	key: string,
+	sessionId: string,
+): SentMessage | undefined {
 	const kept = keptMessages(nodeContext)[key];
-	return isPlainObject(kept) && kept.sessionId === sessionId && typeof kept.position === 'number' ? { position: kept.position } : undefined;
+	return isPlainObject(kept) && kept.sessionId === sessionId && typeof kept.position === 'number'
+		? { position: kept.position }
+		: undefined;
 }
 
 /** Remembers the message about to go out for this item, before it is sent. */
-export function rememberSending(nodeContext: IDataObject, key: string, sessionId: string, sent: SentMessage): void {
+export function rememberSending(
+	nodeContext: IDataObject,
+	key: string,
+	sessionId: string,
+	sent: SentMessage,
+): void {
 	const kept = { ...keptMessages(nodeContext) };
 	delete kept[key];
 	kept[key] = { sessionId, position: sent.position };
@@ -44,8 +57,14 @@ export function rememberSending(nodeContext: IDataObject, key: string, sessionId
 	nodeContext[FIELD] = kept as unknown as IDataObject;
 }
 
-/** The execution's node context and this run's key for the item; none where n8n gives no node context. */
-export function turnMemoryOf(context: IExecuteFunctions, itemIndex: number): { nodeContext: IDataObject; key: string } | undefined {
+/**
+ * The execution's node context and this run's key for the item; none where n8n gives no node
+ * context.
+ */
+export function turnMemoryOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { nodeContext: IDataObject; key: string } | undefined {
 	if (typeof context.getContext !== 'function') return undefined;
 	let runIndex = 0;
 	try {
@@ -54,5 +73,8 @@ export function turnMemoryOf(context: IExecuteFunctions, itemIndex: number): { n
 	} catch {
 		// No data proxy (none is known): the first run's key.
 	}
-	return { nodeContext: context.getContext('node') as IDataObject, key: sentMessageKey(runIndex, itemIndex) };
+	return {
+		nodeContext: context.getContext('node') as IDataObject,
+		key: sentMessageKey(runIndex, itemIndex),
+	};
 }

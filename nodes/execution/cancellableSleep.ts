@@ -3,7 +3,10 @@ import { sleep as n8nSleep } from 'n8n-workflow';
 /** Waits up to `ms`; returns early, without throwing, once the execution is cancelled. */
 export type Sleep = (ms: number) => Promise<void>;
 
-/** n8n-workflow ≤ 2.33 has `sleep(ms)`; later releases have `sleep(ms, signal)` that rejects on abort. */
+/**
+ * n8n-workflow ≤ 2.33 has `sleep(ms)`; later releases have `sleep(ms, signal)` that rejects on
+ * abort.
+ */
 export type N8nSleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** Cancellation is noticed within this, even where `sleep` ignores the signal. */

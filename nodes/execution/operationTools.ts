@@ -13,7 +13,10 @@ export interface OperationTools {
 /** The tools of one run of the node: the real clock, and the execution's cancel signal. */
 export function createOperationTools(context: IExecuteFunctions): OperationTools {
 	// Older n8n versions have no cancel signal; those runs can only end by the timeout.
-	const signal = typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
+	const signal =
+		typeof context.getExecutionCancelSignal === 'function'
+			? context.getExecutionCancelSignal()
+			: undefined;
 	return {
 		now: () => Date.now(),
 		sleep: createCancellableSleep(signal),

@@ -6,7 +6,11 @@ import type { IExecuteFunctions } from 'n8n-workflow';
  */
 export function streams(context: IExecuteFunctions): boolean {
 	const candidate = context as Partial<Pick<IExecuteFunctions, 'isStreaming' | 'sendChunk'>>;
-	return typeof candidate.isStreaming === 'function' && typeof candidate.sendChunk === 'function' && candidate.isStreaming.call(context);
+	return (
+		typeof candidate.isStreaming === 'function' &&
+		typeof candidate.sendChunk === 'function' &&
+		candidate.isStreaming.call(context)
+	);
 }
 
 /** One item's part of a streamed response. */

@@ -14,6 +14,12 @@ export function isToolCall(nodeType: string, isToolExecution: boolean): boolean 
 }
 
 /** Whether this run of the node is a tool call (isToolCall), as far as its context tells. */
-export function runsAsTool(context: { getNode(): INode; isToolExecution?: () => boolean }): boolean {
-	return isToolCall(context.getNode().type, typeof context.isToolExecution === 'function' && context.isToolExecution());
+export function runsAsTool(context: {
+	getNode(): INode;
+	isToolExecution?: () => boolean;
+}): boolean {
+	return isToolCall(
+		context.getNode().type,
+		typeof context.isToolExecution === 'function' && context.isToolExecution(),
+	);
 }

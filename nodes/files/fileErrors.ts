@@ -32,7 +32,13 @@ export const FILES_REFUSED_ADVICE =
  */
 function isWholeBodyRefusal(body: unknown): boolean {
 	if (!isPlainObject(body) || !Array.isArray(body.detail)) return false;
-	return body.detail.some((entry) => isPlainObject(entry) && Array.isArray(entry.loc) && entry.loc.length === 1 && entry.loc[0] === 'body');
+	return body.detail.some(
+		(entry) =>
+			isPlainObject(entry) &&
+			Array.isArray(entry.loc) &&
+			entry.loc.length === 1 &&
+			entry.loc[0] === 'body',
+	);
 }
 
 /**
@@ -43,13 +49,29 @@ function isWholeBodyRefusal(body: unknown): boolean {
 export function isFilesRefusal(answer: HttpAnswer, request: FileRequest): boolean {
 	if (request === 'upload') return answer.statusCode === 404 || answer.statusCode === 405;
 	if (answer.statusCode === 400 || answer.statusCode === 415) return true;
-	return answer.statusCode === 422 && readMissingInputs(answer.body).length === 0 && isWholeBodyRefusal(answer.body);
+	return (
+		answer.statusCode === 422 &&
+		readMissingInputs(answer.body).length === 0 &&
+		isWholeBodyRefusal(answer.body)
+	);
 }
 
-function fileApiError(node: INode, summary: string, advice: string, answer: HttpAnswer, itemIndex: number, secret: string): NodeApiError {
+function fileApiError(
+	node: INode,
+	summary: string,
+	advice: string,
+	answer: HttpAnswer,
+	itemIndex: number,
+	secret: string,
+): NodeApiError {
 	const message = scrubSecret(summary, secret);
 	const description = scrubSecret(advice, secret);
-	const error = new NodeApiError(node, { message } as JsonObject, { message, description, httpCode: String(answer.statusCode), itemIndex });
+	const error = new NodeApiError(node, { message } as JsonObject, {
+		message,
+		description,
+		httpCode: String(answer.statusCode),
+		itemIndex,
+	});
 	error.message = message;
 	error.description = description;
 	return error;
@@ -60,18 +82,46 @@ function withServiceWords(summary: string, answer: HttpAnswer): string {
 	return words ? `${summary}: ${words}` : summary;
 }
 
-export function filesRefusedError(node: INode, answer: HttpAnswer, request: FileRequest, itemIndex: number, secret: string): NodeApiError {
-	const what = request === 'upload' ? 'the file upload (POST /files)' : 'the kickoff with files (multipart/form-data)';
-	return fileApiError(node, withServiceWords(`This deployment does not take files: it answered ${answer.statusCode} to ${what}`, answer), FILES_REFUSED_ADVICE, answer, itemIndex, secret);
+export function filesRefusedError(
+	node: INode,
+	answer: HttpAnswer,
+	request: FileRequest,
+	itemIndex: number,
+	secret: string,
+): NodeApiError {
+	const what =
+		request === 'upload'
+			? 'the file upload (POST /files)'
+			: 'the kickoff with files (multipart/form-data)';
+	return fileApiError(
+		node,
+		withServiceWords(
+			`This deployment does not take files: it answered ${answer.statusCode} to ${what}`,
+			answer,
+		),
+		FILES_REFUSED_ADVICE,
+		answer,
+		itemIndex,
+		secret,
+	);
 }
 
 export function fileNames(files: readonly SentFile[]): string {
-	return files.map((file) => `${file.fileName} (for ${file.field}, ${describeSize(file.size)})`).join(', ');
+	return files
+		.map((file) => `${file.fileName} (for ${file.field}, ${describeSize(file.size)})`)
+		.join(', ');
 }
 
 /** A 413: the files that made the body too large, with their sizes. Nothing was started. */
-export function filesTooLargeError(node: INode, answer: HttpAnswer, files: readonly SentFile[], itemIndex: number, secret: string): NodeApiError {
-	const which = files.length === 1 ? `The file ${fileNames(files)} is` : `The files ${fileNames(files)} are`;
+export function filesTooLargeError(
+	node: INode,
+	answer: HttpAnswer,
+	files: readonly SentFile[],
+	itemIndex: number,
+	secret: string,
+): NodeApiError {
+	const which =
+		files.length === 1 ? `The file ${fileNames(files)} is` : `The files ${fileNames(files)} are`;
 	return fileApiError(
 		node,
 		withServiceWords(`${which} too large for the crew service (it answered 413)`, answer),
@@ -82,13 +132,30 @@ export function filesTooLargeError(node: INode, answer: HttpAnswer, files: reado
 	);
 }
 
-/** An upload that failed otherwise (after its repeats): which file, what the service said; no crew was started. */
-export function uploadFailedError(node: INode, answer: CrewAnswer, file: SentFile, itemIndex: number, secret: string, attempts: number): NodeApiError {
+/**
+ * An upload that failed otherwise (after its repeats): which file, what the service said; no crew
+ * was started.
+ */
+export function uploadFailedError(
+	node: INode,
+	answer: CrewAnswer,
+	file: SentFile,
+	itemIndex: number,
+	secret: string,
+	attempts: number,
+): NodeApiError {
 	const named = fileNames([file]);
 	if (answer.kind === 'network') {
-		const message = scrubSecret(`Could not upload the file ${named} to the crew service (${answer.code}: ${answer.message})`, secret);
+		const message = scrubSecret(
+			`Could not upload the file ${named} to the crew service (${answer.code}: ${answer.message})`,
+			secret,
+		);
 		const description = `The upload (POST /files) was tried ${attempts} times; no crew was started for this item. Check that the service is reachable from n8n and run again.`;
-		const error = new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
+		const error = new NodeApiError(node, { message } as JsonObject, {
+			message,
+			description,
+			itemIndex,
+		});
 		error.message = message;
 		error.description = description;
 		return error;
@@ -96,12 +163,28 @@ export function uploadFailedError(node: INode, answer: CrewAnswer, file: SentFil
 	const advice =
 		answer.statusCode === 401 || answer.statusCode === 403
 			? adviceFor('kickoff', answer.statusCode, [], readServiceMessage(answer.body) ?? '')
-			: `No crew was started for this item. ${answer.statusCode >= 500 || answer.statusCode === 429 ? `The upload was tried ${attempts} times; run again later.` : 'Check the file and the File Field Name against the crew\'s file inputs.'}`;
-	return fileApiError(node, withServiceWords(`The crew service answered ${answer.statusCode} to the upload of the file ${named}`, answer), advice, answer, itemIndex, secret);
+			: `No crew was started for this item. ${answer.statusCode >= 500 || answer.statusCode === 429 ? `The upload was tried ${attempts} times; run again later.` : "Check the file and the File Field Name against the crew's file inputs."}`;
+	return fileApiError(
+		node,
+		withServiceWords(
+			`The crew service answered ${answer.statusCode} to the upload of the file ${named}`,
+			answer,
+		),
+		advice,
+		answer,
+		itemIndex,
+		secret,
+	);
 }
 
 /** An upload answered 2xx without the URL the kickoff must name. */
-export function uploadWithoutUrlError(node: INode, answer: HttpAnswer, file: SentFile, itemIndex: number, secret: string): NodeApiError {
+export function uploadWithoutUrlError(
+	node: INode,
+	answer: HttpAnswer,
+	file: SentFile,
+	itemIndex: number,
+	secret: string,
+): NodeApiError {
 	return fileApiError(
 		node,
 		`The crew service answered ${answer.statusCode} to the upload of the file ${fileNames([file])} but gave no URL for it`,
@@ -118,12 +201,23 @@ export function uploadWithoutUrlError(node: INode, answer: HttpAnswer, file: Sen
  * nothing was started; a proxy refusing a large body often answers 413 and closes at once, and the
  * close can reach n8n before the answer does.
  */
-export function filesCutOffError(node: INode, code: string, files: readonly SentFile[], itemIndex: number, baseUrl: string): NodeApiError {
-	const which = files.length === 1 ? `the file ${fileNames(files)}` : `the files ${fileNames(files)}`;
+export function filesCutOffError(
+	node: INode,
+	code: string,
+	files: readonly SentFile[],
+	itemIndex: number,
+	baseUrl: string,
+): NodeApiError {
+	const which =
+		files.length === 1 ? `the file ${fileNames(files)}` : `the files ${fileNames(files)}`;
 	const message = `The crew service at ${baseUrl} closed the connection while ${which} was being sent (${code})`;
 	const description =
 		'The service did not read the whole request, so no crew was started. A proxy in front of the service often does this for a body over its size limit (its 413 can arrive after the connection closed). Send a smaller file, or host it elsewhere and send its URL (Send Files: How to Send, File URLs); if the files are small, run again later.';
-	const error = new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
+	const error = new NodeApiError(node, { message } as JsonObject, {
+		message,
+		description,
+		itemIndex,
+	});
 	error.message = message;
 	error.description = description;
 	return error;

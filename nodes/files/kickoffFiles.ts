@@ -10,7 +10,10 @@ import { isAbsoluteHttpUrl } from '../records/urlOptions';
  * (docs/development/service-api.md#files); all three name a file by the crew's field.
  */
 
-/** How the files travel: in the kickoff's own multipart body, uploaded with `POST /files` first, or as URLs. */
+/**
+ * How the files travel: in the kickoff's own multipart body, uploaded with `POST /files` first, or
+ * as URLs.
+ */
 export type SendFilesMode = 'multipart' | 'upload' | 'urls';
 
 export const SEND_FILES_MODES: readonly SendFilesMode[] = ['multipart', 'upload', 'urls'];
@@ -27,7 +30,9 @@ export interface UrlFileEntry {
 	url: string;
 }
 
-export type FileEntries = { mode: 'multipart' | 'upload'; entries: BinaryFileEntry[] } | { mode: 'urls'; entries: UrlFileEntry[] };
+export type FileEntries =
+	| { mode: 'multipart' | 'upload'; entries: BinaryFileEntry[] }
+	| { mode: 'urls'; entries: UrlFileEntry[] };
 
 const FIELD_LABEL = 'File Field Name';
 const BINARY_LABEL = 'Input Data Field Name';
@@ -42,11 +47,16 @@ export function readSendFilesMode(value: unknown): SendFilesMode {
 	);
 }
 
-/** The rows of a fixedCollection as n8n hands them over: absent, an empty object, or `{ [group]: row[] }`. */
+/**
+ * The rows of a fixedCollection as n8n hands them over: absent, an empty object, or `{ [group]:
+ * row[] }`.
+ */
 function rowsOf(collection: unknown, group: string): IDataObject[] {
 	if (typeof collection !== 'object' || collection === null) return [];
 	const rows = (collection as IDataObject)[group];
-	return Array.isArray(rows) ? (rows.filter((row) => typeof row === 'object' && row !== null) as IDataObject[]) : [];
+	return Array.isArray(rows)
+		? (rows.filter((row) => typeof row === 'object' && row !== null) as IDataObject[])
+		: [];
 }
 
 function readField(row: IDataObject, position: number): string {
@@ -60,7 +70,10 @@ function readField(row: IDataObject, position: number): string {
 	return field;
 }
 
-/** One entry per crew field: the service takes one file per field, and the second would silently replace the first. */
+/**
+ * One entry per crew field: the service takes one file per field, and the second would silently
+ * replace the first.
+ */
 function checkDistinctFields(fields: string[]): void {
 	const seen = new Set<string>();
 	for (const field of fields) {
@@ -74,18 +87,24 @@ function checkDistinctFields(fields: string[]): void {
 	}
 }
 
-/** The binary-data entries (With the Kickoff, Upload First): fields filled in and distinct; an empty property means `data`. */
+/**
+ * The binary-data entries (With the Kickoff, Upload First): fields filled in and distinct; an empty
+ * property means `data`.
+ */
 export function readBinaryFileEntries(collection: unknown): BinaryFileEntry[] {
 	const entries = rowsOf(collection, 'file').map((row, index): BinaryFileEntry => {
 		const field = readField(row, index + 1);
-		const property = typeof row.binaryPropertyName === 'string' ? row.binaryPropertyName.trim() : '';
+		const property =
+			typeof row.binaryPropertyName === 'string' ? row.binaryPropertyName.trim() : '';
 		return { field, binaryProperty: property === '' ? 'data' : property };
 	});
 	checkDistinctFields(entries.map((entry) => entry.field));
 	return entries;
 }
 
-/** The URL entries (File URLs): fields filled in and distinct, every URL an absolute http(s) URL. */
+/**
+ * The URL entries (File URLs): fields filled in and distinct, every URL an absolute http(s) URL.
+ */
 export function readUrlFileEntries(collection: unknown): UrlFileEntry[] {
 	const entries = rowsOf(collection, 'file').map((row, index): UrlFileEntry => {
 		const field = readField(row, index + 1);
@@ -103,19 +122,28 @@ export function readUrlFileEntries(collection: unknown): UrlFileEntry[] {
 }
 
 /** The item's files by the chosen mode; none when the mode's list is empty. */
-export function readFileEntries(mode: SendFilesMode, files: unknown, fileUrls: unknown): FileEntries {
-	return mode === 'urls' ? { mode, entries: readUrlFileEntries(fileUrls) } : { mode, entries: readBinaryFileEntries(files) };
+export function readFileEntries(
+	mode: SendFilesMode,
+	files: unknown,
+	fileUrls: unknown,
+): FileEntries {
+	return mode === 'urls'
+		? { mode, entries: readUrlFileEntries(fileUrls) }
+		: { mode, entries: readBinaryFileEntries(files) };
 }
 
 /**
  * The error for an item that lacks the binary property an entry names, listing the
  * properties it has, as the user needs them to fix Input Data Field Name.
  */
-export function missingBinaryError(entry: BinaryFileEntry, available: readonly string[]): InvalidParameterError {
+export function missingBinaryError(
+	entry: BinaryFileEntry,
+	available: readonly string[],
+): InvalidParameterError {
 	const has =
 		available.length > 0
 			? `The item's binary properties are: ${available.join(', ')}. Set ${BINARY_LABEL} to one of them.`
-			: 'The item has no binary data at all: the node before this one must output a file (e.g. Read/Write Files from Disk, a Form Trigger\'s upload, an email attachment).';
+			: "The item has no binary data at all: the node before this one must output a file (e.g. Read/Write Files from Disk, a Form Trigger's upload, an email attachment).";
 	return new InvalidParameterError(
 		`This item has no binary property "${entry.binaryProperty}" to send as the crew's file "${entry.field}"`,
 		`${has} ${NOTHING_SENT}`,
@@ -149,9 +177,12 @@ export function describeSize(bytes: number | undefined): string {
 	return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}, ${bytes} bytes`;
 }
 
-/** The bytes a base64 text decodes to, without decoding it (n8n's in-memory binary data is base64). */
+/**
+ * The bytes a base64 text decodes to, without decoding it (n8n's in-memory binary data is base64).
+ */
 export function base64ByteLength(text: string): number {
-	// n8n writes it without line breaks; a text with any is measured without them (no copy otherwise).
+	// n8n writes it without line breaks; a text with any is measured without them (no copy
+	// otherwise).
 	const clean = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
 	const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
 	return Math.floor((clean.length * 3) / 4) - padding;

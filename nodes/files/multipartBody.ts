@@ -22,7 +22,10 @@ export interface FilePart {
 	name: string;
 	fileName: string;
 	mimeType: string;
-	/** The exact byte count: the body's Content-Length is the sum, so every size must be known before sending. */
+	/**
+	 * The exact byte count: the body's Content-Length is the sum, so every size must be known before
+	 * sending.
+	 */
 	size: number;
 	/** Opens the file's bytes; called once, when the body reaches this part. */
 	open: () => Promise<FileSource>;
@@ -40,12 +43,18 @@ export function newBoundary(): string {
 	return `----n8nCrewFormBoundary${randomBytes(12).toString('hex')}`;
 }
 
-/** A name or file name inside a quoted header parameter, escaped as browsers do (WHATWG's form-data encoding). */
+/**
+ * A name or file name inside a quoted header parameter, escaped as browsers do (WHATWG's form-data
+ * encoding).
+ */
 export function quoteParameter(value: string): string {
 	return value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
 }
 
-/** The delimiter and headers that open a part. File names and types pass as n8n holds them, in UTF-8. */
+/**
+ * The delimiter and headers that open a part. File names and types pass as n8n holds them, in
+ * UTF-8.
+ */
 export function partHead(boundary: string, part: FormPart): Buffer {
 	let head = `--${boundary}${CRLF}Content-Disposition: form-data; name="${quoteParameter(part.name)}"`;
 	if (isFilePart(part)) {
@@ -69,14 +78,19 @@ export function multipartLength(boundary: string, parts: readonly FormPart[]): n
 	return length;
 }
 
-/** Thrown into the request when a file's bytes differ from its stated size: a short body would hang or corrupt the upload. */
+/**
+ * Thrown into the request when a file's bytes differ from its stated size: a short body would hang
+ * or corrupt the upload.
+ */
 export class FileSizeMismatchError extends Error {
 	constructor(
 		readonly fileName: string,
 		readonly expected: number,
 		readonly actual: number,
 	) {
-		super(`The file ${fileName} had ${actual} bytes where n8n's binary data store said ${expected}`);
+		super(
+			`The file ${fileName} had ${actual} bytes where n8n's binary data store said ${expected}`,
+		);
 		this.name = 'FileSizeMismatchError';
 	}
 }
@@ -110,8 +124,15 @@ async function* partBytes(boundary: string, parts: readonly FormPart[]): AsyncGe
  * The body for these parts, in order. Its chunks are produced only as the request
  * pulls them, so reading a file goes as fast as the socket drains.
  */
-export function buildMultipartBody(parts: readonly FormPart[], boundary: string = newBoundary()): StreamBody {
+export function buildMultipartBody(
+	parts: readonly FormPart[],
+	boundary: string = newBoundary(),
+): StreamBody {
 	const contentLength = multipartLength(boundary, parts);
 	const contentType = `multipart/form-data; boundary=${boundary}`;
-	return { stream: new StreamedBody(contentLength, contentType, () => partBytes(boundary, parts)), contentType, contentLength };
+	return {
+		stream: new StreamedBody(contentLength, contentType, () => partBytes(boundary, parts)),
+		contentType,
+		contentLength,
+	};
 }

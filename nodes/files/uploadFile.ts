@@ -30,12 +30,26 @@ export async function uploadFile(
 	sleep: Sleep,
 	timeoutMs?: number,
 ): Promise<CrewAnswer> {
-	const body = () => buildMultipartBody([{ ...file, name: 'file' }, { name: 'field_name', text: file.name }]);
-	let answer = await sendCrewRequest(context, connection, { method: 'POST', path: '/files', stream: body(), timeoutMs });
+	const body = () =>
+		buildMultipartBody([
+			{ ...file, name: 'file' },
+			{ name: 'field_name', text: file.name },
+		]);
+	let answer = await sendCrewRequest(context, connection, {
+		method: 'POST',
+		path: '/files',
+		stream: body(),
+		timeoutMs,
+	});
 	for (let attempt = 1; attempt < UPLOAD_ATTEMPTS && mayRepeatUpload(answer); attempt++) {
 		const retryAfter = answer.kind === 'http' ? answer.retryAfterMs : undefined;
 		await sleep(Math.min(retryAfter ?? UPLOAD_RETRY_WAIT_MS * attempt, MAX_UPLOAD_RETRY_WAIT_MS));
-		answer = await sendCrewRequest(context, connection, { method: 'POST', path: '/files', stream: body(), timeoutMs });
+		answer = await sendCrewRequest(context, connection, {
+			method: 'POST',
+			path: '/files',
+			stream: body(),
+			timeoutMs,
+		});
 	}
 	return answer;
 }

@@ -7,9 +7,14 @@ import { toItemError } from './itemError';
  * `sendMessage` is what n8n's chat shows while the execution waits at this node (an item of
  * a parked execution, nodes/waiting/chatWhileParked.ts).
  */
-export type ItemOutcome = { json: IDataObject; sendMessage?: string } | { error: Error; kickoffId?: string };
+export type ItemOutcome =
+	| { json: IDataObject; sendMessage?: string }
+	| { error: Error; kickoffId?: string };
 
-/** What a failed item tells, for Continue On Fail: what happened, what to do, and the kickoff to look up. */
+/**
+ * What a failed item tells, for Continue On Fail: what happened, what to do, and the kickoff to
+ * look up.
+ */
 export function errorDetails(outcome: { error: Error; kickoffId?: string }): IDataObject {
 	const json: IDataObject = { error: outcome.error.message };
 	const { description } = outcome.error as { description?: unknown };
@@ -26,7 +31,11 @@ export function errorDetails(outcome: { error: Error; kickoffId?: string }): IDa
  * only `error` (handleNodeErrorOutput, 1.x and 2.x). Shared by the node's run and
  * its resumed callback, so both give the same item.
  */
-export function errorOutputItem(node: INode, outcome: { error: Error; kickoffId?: string }, itemIndex: number): INodeExecutionData {
+export function errorOutputItem(
+	node: INode,
+	outcome: { error: Error; kickoffId?: string },
+	itemIndex: number,
+): INodeExecutionData {
 	const pairedItem = { item: itemIndex };
 	const details = errorDetails(outcome);
 	if (node.onError === 'continueRegularOutput') return { json: details, pairedItem };

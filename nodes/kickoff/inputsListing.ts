@@ -7,7 +7,10 @@ import { getCrewConnection, isSuccess, sendCrewRequest } from '../transport';
 import { retryPassingFailures } from '../transport/retryReads';
 import type { OperationTools } from '../execution/operationTools';
 
-/** Reads `GET /inputs`, the listing as the service sent it; shared by this operation, the editor's input fields and Detect. */
+/**
+ * Reads `GET /inputs`, the listing as the service sent it; shared by this operation, the editor's
+ * input fields and Detect.
+ */
 export async function loadInputsListing(
 	context: IExecuteFunctions | ILoadOptionsFunctions,
 	itemIndex: number,
@@ -25,7 +28,8 @@ export async function loadInputsListing(
 		const message = `${connection.baseUrl}/inputs answered, but not with a crew's list of inputs`;
 		throw new NodeApiError(context.getNode(), { message } as JsonObject, {
 			message,
-			description: 'Check the Base URL in the Crew API credential: it must be the crew\'s own API address, as shown on its dashboard, not a web page.',
+			description:
+				"Check the Base URL in the Crew API credential: it must be the crew's own API address, as shown on its dashboard, not a web page.",
 			itemIndex,
 		});
 	}

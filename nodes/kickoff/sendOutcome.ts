@@ -14,10 +14,15 @@ import { readServiceMessage } from '../transport/serviceMessage';
 export type UnansweredSend =
 	/** It never reached the service, or the service refused it: no run, so it may be sent again. */
 	| { sent: 'no' }
-	/** It went out and the answer does not say whether a run started: what the service answered, for the item's error. */
+	/**
+	 * It went out and the answer does not say whether a run started: what the service answered, for
+	 * the item's error.
+	 */
 	| { sent: 'maybe'; answered: string };
 
-export type SendOutcome = { kind: 'started'; kickoffId: string; answer: IDataObject } | ({ kind: 'failed'; error: Error } & UnansweredSend);
+export type SendOutcome =
+	| { kind: 'started'; kickoffId: string; answer: IDataObject }
+	| ({ kind: 'failed'; error: Error } & UnansweredSend);
 
 /**
  * Network failures that happen before a request is sent: nothing reached the
@@ -36,16 +41,24 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
  */
 export function unansweredSend(answer: CrewAnswer, multipart = false): UnansweredSend {
 	if (answer.kind === 'network') {
-		if (NOT_SENT_CODES.has(answer.code) || (multipart && answer.code === 'EPIPE')) return { sent: 'no' };
+		if (NOT_SENT_CODES.has(answer.code) || (multipart && answer.code === 'EPIPE'))
+			return { sent: 'no' };
 		return { sent: 'maybe', answered: `no answer (${answer.code}: ${answer.message})` };
 	}
 	if (answer.statusCode >= 400 && answer.statusCode < 500) return { sent: 'no' };
 	const said = readServiceMessage(answer.body);
-	if (isSuccessCode(answer.statusCode)) return { sent: 'maybe', answered: `${answer.statusCode} without a kickoff_id` };
-	return { sent: 'maybe', answered: said ? `${answer.statusCode}: ${said}` : String(answer.statusCode) };
+	if (isSuccessCode(answer.statusCode))
+		return { sent: 'maybe', answered: `${answer.statusCode} without a kickoff_id` };
+	return {
+		sent: 'maybe',
+		answered: said ? `${answer.statusCode}: ${said}` : String(answer.statusCode),
+	};
 }
 
-/** The outcome of a request that gave no run to follow: its error, and whether it may have started one (unansweredSend). */
+/**
+ * The outcome of a request that gave no run to follow: its error, and whether it may have started
+ * one (unansweredSend).
+ */
 export function failedSend(error: Error, answer: CrewAnswer, multipart = false): SendOutcome {
 	return { kind: 'failed', error, ...unansweredSend(answer, multipart) };
 }

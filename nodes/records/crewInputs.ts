@@ -17,7 +17,12 @@ export interface CrewInput {
  * required string.
  */
 export function readCrewInputs(body: unknown): CrewInput[] {
-	const list = isPlainObject(body) && Array.isArray(body.inputs) ? body.inputs : Array.isArray(body) ? body : [];
+	const list =
+		isPlainObject(body) && Array.isArray(body.inputs)
+			? body.inputs
+			: Array.isArray(body)
+				? body
+				: [];
 	const inputs: CrewInput[] = [];
 	for (const entry of list) {
 		if (typeof entry === 'string' && entry !== '') {
@@ -34,7 +39,9 @@ export function readCrewInputs(body: unknown): CrewInput[] {
 	return inputs;
 }
 
-/** True when the body looks like an inputs listing at all (an HTML page from a wrong URL does not). */
+/**
+ * True when the body looks like an inputs listing at all (an HTML page from a wrong URL does not).
+ */
 export function isInputsListing(body: unknown): boolean {
 	return isPlainObject(body) && Array.isArray(body.inputs);
 }
@@ -57,7 +64,8 @@ export const FLOW_STATE_ID_FIELD = 'id';
  */
 export function detectDeployment(body: unknown): DeploymentKind {
 	const list = isPlainObject(body) && Array.isArray(body.inputs) ? body.inputs : [];
-	const nameOf = (entry: unknown) => (typeof entry === 'string' ? entry : isPlainObject(entry) ? entry.name : undefined);
+	const nameOf = (entry: unknown) =>
+		typeof entry === 'string' ? entry : isPlainObject(entry) ? entry.name : undefined;
 	const namesId = list.some((entry) => nameOf(entry) === FLOW_STATE_ID_FIELD);
 	const anyRequired = list.some((entry) => isPlainObject(entry) && entry.required === true);
 	return namesId && !anyRequired ? 'flow' : 'crew';
@@ -74,7 +82,9 @@ export function resolveDeployment(choice: unknown, body: unknown): DeploymentKin
  * place: a 422 for a non-UUID, an overwritten run for a UUID).
  */
 export function flowInputs(inputs: CrewInput[]): CrewInput[] {
-	return inputs.filter((input) => input.name !== FLOW_STATE_ID_FIELD).map((input) => ({ ...input, required: false }));
+	return inputs
+		.filter((input) => input.name !== FLOW_STATE_ID_FIELD)
+		.map((input) => ({ ...input, required: false }));
 }
 
 /** The inputs the node offers for a deployment: a crew's as listed, a flow's by flowInputs. */

@@ -7,7 +7,8 @@ import { isPlainObject } from './plainObject';
 /** A value the service cannot take as it is: a date becomes ISO 8601, like a crew's. */
 function asJsonValue(value: unknown): unknown {
 	if (value instanceof Date) return value.toISOString();
-	if (typeof (value as { toISO?: unknown } | null)?.toISO === 'function') return (value as { toISO: () => string }).toISO();
+	if (typeof (value as { toISO?: unknown } | null)?.toISO === 'function')
+		return (value as { toISO: () => string }).toISO();
 	return value;
 }
 
@@ -40,17 +41,26 @@ export type FlowFieldType = 'string' | 'number' | 'boolean' | 'array' | 'object'
  * that holds a JSON list or object is parsed too: the service did not say it is
  * text, and a flow given a list as text fails. Other values go as they are.
  */
-export function toFlowFieldValue(name: string, type: FlowFieldType | undefined, value: unknown): unknown {
+export function toFlowFieldValue(
+	name: string,
+	type: FlowFieldType | undefined,
+	value: unknown,
+): unknown {
 	if (typeof value !== 'string') return asJsonValue(value);
 	const text = value.trim();
 	if (type === 'number') {
 		if (text !== '' && !Number.isNaN(Number(text))) return Number(text);
-		throw new InvalidParameterError(`The flow's field ${name} takes a number, not "${value}"`, `Give ${name} as a number such as 3, or leave it empty to keep the flow's default.`);
+		throw new InvalidParameterError(
+			`The flow's field ${name} takes a number, not "${value}"`,
+			`Give ${name} as a number such as 3, or leave it empty to keep the flow's default.`,
+		);
 	}
 	if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
 	if (type === 'array' || type === 'object') {
 		const parsed = parseJson(text);
-		const fits = !('syntaxError' in parsed) && (type === 'array' ? Array.isArray(parsed.value) : isPlainObject(parsed.value));
+		const fits =
+			!('syntaxError' in parsed) &&
+			(type === 'array' ? Array.isArray(parsed.value) : isPlainObject(parsed.value));
 		if (fits) return (parsed as { value: unknown }).value;
 		const example = type === 'array' ? '["first", "second"]' : '{"key": "value"}';
 		throw new InvalidParameterError(
@@ -60,13 +70,17 @@ export function toFlowFieldValue(name: string, type: FlowFieldType | undefined, 
 	}
 	if (/^[[{]/.test(text)) {
 		const parsed = parseJson(text);
-		if (!('syntaxError' in parsed) && (Array.isArray(parsed.value) || isPlainObject(parsed.value))) return parsed.value;
+		if (!('syntaxError' in parsed) && (Array.isArray(parsed.value) || isPlainObject(parsed.value)))
+			return parsed.value;
 	}
 	return value;
 }
 
 /** A flow's mapped fields as sent: each with its field's type, empty ones left out. */
-export function toFlowFieldValues(values: IDataObject, types: Record<string, FlowFieldType | undefined>): IDataObject {
+export function toFlowFieldValues(
+	values: IDataObject,
+	types: Record<string, FlowFieldType | undefined>,
+): IDataObject {
 	const wire: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (isEmptyValue(value) || (typeof value === 'string' && value.trim() === '')) continue;

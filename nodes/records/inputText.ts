@@ -9,7 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 export function toInputText(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return value === '' ? undefined : value;
-	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+		return String(value);
 	if (value instanceof Date) return value.toISOString();
 	// Luxon DateTime, which n8n expressions produce for $now and friends.
 	if (typeof (value as { toISO?: unknown }).toISO === 'function') {
@@ -28,6 +29,9 @@ export function toWireInputs(inputs: IDataObject): Record<string, string> {
 }
 
 /** Names of required inputs that have no value, in the order given. */
-export function findMissingInputs(requiredNames: string[], inputs: Record<string, string>): string[] {
+export function findMissingInputs(
+	requiredNames: string[],
+	inputs: Record<string, string>,
+): string[] {
 	return requiredNames.filter((name) => inputs[name] === undefined || inputs[name].trim() === '');
 }

@@ -8,7 +8,8 @@ import { isPlainObject } from './plainObject';
  * expression's result, or what an AI agent sends). An empty value is `{}`.
  */
 export function parseJsonObject(value: unknown, fieldName: string): IDataObject {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return {};
 	if (isPlainObject(value)) return value;
 	if (typeof value !== 'string') {
 		throw new InvalidParameterError(

@@ -30,7 +30,12 @@ export function readRestoreFromStateId(value: unknown): string | undefined {
 	const text = typeof value === 'string' ? value.trim() : value;
 	if (text === '') return undefined;
 	if (isStateId(text)) return text;
-	const shown = typeof text === 'string' ? `"${text.length > 80 ? `${text.slice(0, 79)}…` : text}"` : isPlainObject(text) ? 'an object' : describeJsonType(text);
+	const shown =
+		typeof text === 'string'
+			? `"${text.length > 80 ? `${text.slice(0, 79)}…` : text}"`
+			: isPlainObject(text)
+				? 'an object'
+				: describeJsonType(text);
 	throw new InvalidParameterError(
 		`${RESTORE_FROM_STATE_ID_LABEL} is not a UUID: ${shown}`,
 		`Give the state ID of an earlier run of this persisted flow, a UUID such as 123e4567-e89b-42d3-a456-426614174000 (e.g. {{ $json.flow_state.id }} after a Kickoff and Wait of that flow). Leave ${RESTORE_FROM_STATE_ID_LABEL} empty to start from a fresh state. No request was sent for this item.`,
@@ -53,10 +58,14 @@ export function webhookFields(urls: WebhookUrls): IDataObject {
 	return fields;
 }
 
-/** The body of `POST /kickoff`: the inputs, plus `restoreFromStateId`, `meta` and the webhook URLs when set. */
+/**
+ * The body of `POST /kickoff`: the inputs, plus `restoreFromStateId`, `meta` and the webhook URLs
+ * when set.
+ */
 export function buildKickoffBody(inputs: IDataObject, options: KickoffOptions): IDataObject {
 	const body: IDataObject = { inputs };
-	// Top level, beside inputs: inside them it would be the deprecated inputs.id, which resumes rather than forks.
+	// Top level, beside inputs: inside them it would be the deprecated inputs.id, which resumes
+	// rather than forks.
 	const restoreFromStateId = readRestoreFromStateId(options.restoreFromStateId);
 	if (restoreFromStateId !== undefined) body.restoreFromStateId = restoreFromStateId;
 	const meta = parseJsonObject(options.meta, 'Meta');

@@ -3,11 +3,17 @@ import { isPlainObject } from './plainObject';
 
 /** The query parameter of a signed URL that makes it one: n8n signs resume URLs with it. */
 const SIGNATURE_PARAMETER = 'signature';
-/** Shorter values are not taken for signatures (n8n's are 64 hex digits): a short word would be hidden wherever it appears. */
+/**
+ * Shorter values are not taken for signatures (n8n's are 64 hex digits): a short word would be
+ * hidden wherever it appears.
+ */
 const MIN_SIGNATURE_LENGTH = 16;
 
-/** The fields that name a URL the service calls back: the only places a signed URL of ours is sent. */
-const isCallbackUrlField = (key: string | undefined): boolean => key === 'url' || (key !== undefined && key.endsWith('WebhookUrl'));
+/**
+ * The fields that name a URL the service calls back: the only places a signed URL of ours is sent.
+ */
+const isCallbackUrlField = (key: string | undefined): boolean =>
+	key === 'url' || (key !== undefined && key.endsWith('WebhookUrl'));
 
 /**
  * A field that holds a secret by its name, wherever it is: the token or password of an
@@ -16,7 +22,10 @@ const isCallbackUrlField = (key: string | undefined): boolean => key === 'url' |
  * under the same names.
  */
 export function isSecretField(key: string | undefined, parentKey: string | undefined): boolean {
-	return (parentKey === 'authentication' && (key === 'token' || key === 'password')) || (parentKey === 'meta' && key === WEBHOOK_SECRET_FIELD);
+	return (
+		(parentKey === 'authentication' && (key === 'token' || key === 'password')) ||
+		(parentKey === 'meta' && key === WEBHOOK_SECRET_FIELD)
+	);
 }
 
 function signatureOf(text: string): string | undefined {
@@ -41,15 +50,20 @@ export function secretsSentIn(body: unknown): string[] {
 	const visit = (value: unknown, key: string | undefined, parentKey: string | undefined): void => {
 		if (typeof value === 'string') {
 			if (isSecretField(key, parentKey)) secrets.add(value);
-			// A signed URL whole (hidden first, so it is not shown without its signature), then the signature alone.
+			// A signed URL whole (hidden first, so it is not shown without its signature), then the
+			// signature alone.
 			const signature = isCallbackUrlField(key) ? signatureOf(value) : undefined;
 			if (signature !== undefined) secrets.add(value).add(signature);
 			return;
 		}
 		if (Array.isArray(value)) value.forEach((entry) => visit(entry, undefined, key));
-		else if (isPlainObject(value)) for (const [name, entry] of Object.entries(value)) visit(entry, name, key);
+		else if (isPlainObject(value))
+			for (const [name, entry] of Object.entries(value)) visit(entry, name, key);
 	};
-	// The inputs are the user's data: an input named token, or holding a signed URL, is not a secret of ours.
-	if (isPlainObject(body)) for (const [name, entry] of Object.entries(body)) if (name !== 'inputs') visit(entry, name, undefined);
+	// The inputs are the user's data: an input named token, or holding a signed URL, is not a secret
+	// of ours.
+	if (isPlainObject(body))
+		for (const [name, entry] of Object.entries(body))
+			if (name !== 'inputs') visit(entry, name, undefined);
 	return [...secrets].filter((secret) => secret.trim().length >= 4);
 }

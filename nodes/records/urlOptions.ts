@@ -10,7 +10,10 @@ export const URL_OPTIONS: Readonly<Record<string, string>> = {
 	taskWebhookUrl: 'Task Webhook URL',
 };
 
-/** An absolute http(s) URL: the service cannot call anything else, and says so only as a confusing 422. */
+/**
+ * An absolute http(s) URL: the service cannot call anything else, and says so only as a confusing
+ * 422.
+ */
 export function isAbsoluteHttpUrl(text: string): boolean {
 	if (!/^https?:\/\/[^\s/?#]+/i.test(text) || /\s/.test(text)) return false;
 	try {
@@ -34,10 +37,14 @@ export function requireHttpUrl(value: unknown, label: string): string {
  * Throws for the first URL option that is set but not an absolute http(s)
  * URL, naming it and showing its value. Empty or absent means not set.
  */
-export function checkUrlOptions(options: object, urlOptions: Readonly<Record<string, string>> = URL_OPTIONS): void {
+export function checkUrlOptions(
+	options: object,
+	urlOptions: Readonly<Record<string, string>> = URL_OPTIONS,
+): void {
 	for (const [name, label] of Object.entries(urlOptions)) {
 		const value = (options as Record<string, unknown>)[name];
-		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) continue;
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+			continue;
 		requireHttpUrl(value, label);
 	}
 }

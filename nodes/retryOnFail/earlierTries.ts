@@ -35,12 +35,20 @@ import type { FirstPhaseOutcome } from '../waiting/firstPhase';
 
 /** One item's kickoff, as the next try needs it. */
 export interface RememberedKickoff {
-	/** requestDigest of what the item asked for: an item that asks for something else is started anew. */
+	/**
+	 * requestDigest of what the item asked for: an item that asks for something else is started anew.
+	 */
 	request: string;
 	kickoffId: string;
-	/** Clock time the kickoff was answered: the wait's schedule and a stop's registration window count from it. */
+	/**
+	 * Clock time the kickoff was answered: the wait's schedule and a stop's registration window count
+	 * from it.
+	 */
 	startedAt: number;
-	/** The service has reported the run (a record other than NOT FOUND): NOT FOUND from then on is a pause for a person. */
+	/**
+	 * The service has reported the run (a record other than NOT FOUND): NOT FOUND from then on is a
+	 * pause for a person.
+	 */
 	seen?: boolean;
 	/** Wait By: Callback: the hash of the token the crew calls this execution back with. */
 	tokenHash?: string;
@@ -53,7 +61,10 @@ export interface RememberedKickoff {
 export interface UncertainKickoff {
 	/** requestDigest of what the item asked for, as for a started one. */
 	request: string;
-	/** What the service answered then: a status code and its own words, or the network failure. Secret-free. */
+	/**
+	 * What the service answered then: a status code and its own words, or the network failure.
+	 * Secret-free.
+	 */
 	answered: string;
 	/** Clock time the answer came. */
 	sentAt: number;
@@ -76,14 +87,19 @@ function isStarted(kept: RememberedKickoff | UncertainKickoff): kept is Remember
 /** The node context as n8n hands it: a plain object kept with the execution. */
 export type NodeContext = Record<string, unknown>;
 
-/** Runs of the node are kept apart: a node run again in a loop (another run index, other items) starts its crews anew. */
+/**
+ * Runs of the node are kept apart: a node run again in a loop (another run index, other items)
+ * starts its crews anew.
+ */
 export function memoryKey(runIndex: number): string {
 	return `crewKickoffs:${runIndex}`;
 }
 
 function isRunMemory(held: unknown): held is RunMemory {
 	const memory = held as RunMemory | undefined;
-	return typeof memory?.salt === 'string' && typeof memory.items === 'object' && memory.items !== null;
+	return (
+		typeof memory?.salt === 'string' && typeof memory.items === 'object' && memory.items !== null
+	);
 }
 
 /**
@@ -92,7 +108,12 @@ function isRunMemory(held: unknown): held is RunMemory {
  * the Executions list), its crews call that execution back, never this one: their token
  * hashes are dropped, so they are awaited by polling.
  */
-export function runMemoryOf(context: NodeContext, runIndex: number, execution: string, newSalt: () => string): RunMemory {
+export function runMemoryOf(
+	context: NodeContext,
+	runIndex: number,
+	execution: string,
+	newSalt: () => string,
+): RunMemory {
 	const key = memoryKey(runIndex);
 	const held = context[key];
 	if (!isRunMemory(held)) {
@@ -107,7 +128,10 @@ export function runMemoryOf(context: NodeContext, runIndex: number, execution: s
 	return held;
 }
 
-/** Drops a run's memory: the run returned and no retry of it follows (a loop's next run, a parked execution carry none). */
+/**
+ * Drops a run's memory: the run returned and no retry of it follows (a loop's next run, a parked
+ * execution carry none).
+ */
 export function forgetRunMemory(context: NodeContext, runIndex: number): void {
 	delete context[memoryKey(runIndex)];
 }
@@ -138,27 +162,44 @@ export function requestDigest(salt: string, asked: unknown): string {
 		.slice(0, 16);
 }
 
-/** What this try does with an item's kickoff, by what an earlier try of the same run did with the same request. */
+/**
+ * What this try does with an item's kickoff, by what an earlier try of the same run did with the
+ * same request.
+ */
 export type EarlierTry =
 	/** No earlier kickoff for this request, or one that certainly started nothing: send it. */
 	| { kind: 'send' }
 	/** An earlier try started the crew: follow that one. */
 	| { kind: 'reuse'; kickoff: RememberedKickoff }
-	/** An earlier try's kickoff may have started a crew, with no kickoff ID to follow: do not send it again. */
+	/**
+	 * An earlier try's kickoff may have started a crew, with no kickoff ID to follow: do not send it
+	 * again.
+	 */
 	| { kind: 'maybeStarted'; kickoff: UncertainKickoff };
 
-/** The decision for one item: an item that asks for something else (another digest) is always sent. */
+/**
+ * The decision for one item: an item that asks for something else (another digest) is always sent.
+ */
 export function earlierTry(memory: RunMemory, itemIndex: number, request: string): EarlierTry {
 	const kept = memory.items[String(itemIndex)];
 	if (kept === undefined || kept.request !== request) return { kind: 'send' };
-	return isStarted(kept) ? { kind: 'reuse', kickoff: kept } : { kind: 'maybeStarted', kickoff: kept };
+	return isStarted(kept)
+		? { kind: 'reuse', kickoff: kept }
+		: { kind: 'maybeStarted', kickoff: kept };
 }
 
-export function rememberKickoff(memory: RunMemory, itemIndex: number, kickoff: RememberedKickoff | UncertainKickoff): void {
+export function rememberKickoff(
+	memory: RunMemory,
+	itemIndex: number,
+	kickoff: RememberedKickoff | UncertainKickoff,
+): void {
 	memory.items[String(itemIndex)] = kickoff;
 }
 
-/** What the request was: a kickoff starts a crew, a resume moves a paused one on (live, as a new run). */
+/**
+ * What the request was: a kickoff starts a crew, a resume moves a paused one on (live, as a new
+ * run).
+ */
 export type SentRequest = 'kickoff' | 'resume';
 
 /**
@@ -169,25 +210,32 @@ export type SentRequest = 'kickoff' | 'resume';
 const SEND_ANYWAY = (act: string, what: string) =>
 	`To ${act} anyway, run the workflow again (a new execution starts anew; a retry from the Executions list remembers this too) or change ${what}.`;
 
-/** The error of an item whose earlier try's request may have taken effect: what happened, and what to do. */
-export function maybeStartedText(kept: UncertainKickoff, request: SentRequest): { message: string; description: string } {
+/**
+ * The error of an item whose earlier try's request may have taken effect: what happened, and what
+ * to do.
+ */
+export function maybeStartedText(
+	kept: UncertainKickoff,
+	request: SentRequest,
+): { message: string; description: string } {
 	if (request === 'resume') {
 		return {
 			message: `Not sent again: an earlier try of this node sent this item's resume, which may have resumed the crew (the service answered ${kept.answered})`,
-			description:
-				`n8n's Retry On Fail ran the node again, but the earlier try got no answer that says whether the crew was resumed, so the resume was not sent a second time. Get Status with the Kickoff ID shows whether the crew is still paused. ${SEND_ANYWAY('send the resume', 'the item')}`,
+			description: `n8n's Retry On Fail ran the node again, but the earlier try got no answer that says whether the crew was resumed, so the resume was not sent a second time. Get Status with the Kickoff ID shows whether the crew is still paused. ${SEND_ANYWAY('send the resume', 'the item')}`,
 		};
 	}
 	return {
 		message: `Not sent again: an earlier try of this node sent this item's kickoff, which may have started a crew (the service answered ${kept.answered})`,
-		description:
-			`n8n's Retry On Fail ran the node again, but the earlier try got no kickoff ID back, so the kickoff was not sent a second time: a second kickoff would start a second crew. Look for the run in the crew's executions in the deployment's dashboard. ${SEND_ANYWAY('start the crew', "the item's inputs")}`,
+		description: `n8n's Retry On Fail ran the node again, but the earlier try got no kickoff ID back, so the kickoff was not sent a second time: a second kickoff would start a second crew. Look for the run in the crew's executions in the deployment's dashboard. ${SEND_ANYWAY('start the crew', "the item's inputs")}`,
 	};
 }
 
 /** How a try ended for one item's crew, as far as the next try is concerned. */
 export type TryEnding =
-	/** The crew completed, paused for a person, or may still be running: the next try reads it again, never starts it. */
+	/**
+	 * The crew completed, paused for a person, or may still be running: the next try reads it again,
+	 * never starts it.
+	 */
 	| { next: 'reuse'; seen: boolean }
 	/** The crew failed or was stopped: the next try starts the item again. */
 	| { next: 'startAgain' };
@@ -225,12 +273,20 @@ function kickoffEnding(outcome: FirstPhaseOutcome): TryEnding {
  * first phase). A resumed run is never started again: a second resume is a second
  * decision (live, a second run), so the next try reads the run the first one started.
  */
-export function tryEndingOf(outcome: FirstPhaseOutcome, request: SentRequest = 'kickoff'): TryEnding {
+export function tryEndingOf(
+	outcome: FirstPhaseOutcome,
+	request: SentRequest = 'kickoff',
+): TryEnding {
 	const ending = kickoffEnding(outcome);
-	return request === 'resume' && ending.next === 'startAgain' ? { next: 'reuse', seen: true } : ending;
+	return request === 'resume' && ending.next === 'startAgain'
+		? { next: 'reuse', seen: true }
+		: ending;
 }
 
-/** Writes what the next try does with the item: keeps its kickoff (marked seen when it was), or forgets it. */
+/**
+ * Writes what the next try does with the item: keeps its kickoff (marked seen when it was), or
+ * forgets it.
+ */
 export function rememberEnding(memory: RunMemory, itemIndex: number, ending: TryEnding): void {
 	const key = String(itemIndex);
 	const kept = memory.items[key];

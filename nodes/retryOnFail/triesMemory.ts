@@ -2,7 +2,17 @@ import { randomBytes } from 'crypto';
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { earlierTry, forgetRunMemory, maybeStartedText, rememberEnding, rememberKickoff, requestDigest, retryFollows, runMemoryOf, tryEndingOf } from './earlierTries';
+import {
+	earlierTry,
+	forgetRunMemory,
+	maybeStartedText,
+	rememberEnding,
+	rememberKickoff,
+	requestDigest,
+	retryFollows,
+	runMemoryOf,
+	tryEndingOf,
+} from './earlierTries';
 import type { NodeContext, RunMemory, SentRequest } from './earlierTries';
 import type { SendOutcome } from '../kickoff/sendOutcome';
 import type { WaitEndings } from '../waiting/startedCrews';
@@ -14,14 +24,21 @@ import type { ItemOutcome } from '../itemResults/outputItems';
  * and keeps how each crew's wait ended.
  */
 
-/** An item's run for this try: started now, or the one an earlier try started for the same request. */
+/**
+ * An item's run for this try: started now, or the one an earlier try started for the same request.
+ */
 export interface TriedKickoff {
 	kickoffId: string;
 	startedAt: number;
 	seen?: boolean;
-	/** Wait By: Callback: the hash of the token the crew calls this execution back with; none for a crew another execution started. */
+	/**
+	 * Wait By: Callback: the hash of the token the crew calls this execution back with; none for a
+	 * crew another execution started.
+	 */
 	tokenHash?: string;
-	/** The service's answer to the kickoff (or resume), when this process has it (see firstAnswers). */
+	/**
+	 * The service's answer to the kickoff (or resume), when this process has it (see firstAnswers).
+	 */
 	answer?: IDataObject;
 }
 
@@ -32,7 +49,11 @@ export interface Tries extends WaitEndings {
 	 * it). A request an earlier try sent that may have started a run is not sent again: the
 	 * item's error says so. Throws the item's error.
 	 */
-	send(itemIndex: number, crew: CrewOfSend, send: () => Promise<SendOutcome>): Promise<TriedKickoff>;
+	send(
+		itemIndex: number,
+		crew: CrewOfSend,
+		send: () => Promise<SendOutcome>,
+	): Promise<TriedKickoff>;
 }
 
 /** What a send adds for its crew. */
@@ -69,11 +90,26 @@ function runIndexOf(context: IExecuteFunctions): number {
  */
 function itemRequest(context: IExecuteFunctions, itemIndex: number, salt: string): string {
 	const item = context.getInputData()[itemIndex];
-	const files = Object.entries(item?.binary ?? {}).map(([name, file]) => [name, file.fileName, file.mimeType, file.fileSize, file.bytes]);
-	return requestDigest(salt, { json: item?.json ?? null, files, parameters: context.getNode().parameters });
+	const files = Object.entries(item?.binary ?? {}).map(([name, file]) => [
+		name,
+		file.fileName,
+		file.mimeType,
+		file.fileSize,
+		file.bytes,
+	]);
+	return requestDigest(salt, {
+		json: item?.json ?? null,
+		files,
+		parameters: context.getNode().parameters,
+	});
 }
 
-function recorder(context: IExecuteFunctions, memory: RunMemory, sends: SentRequest, now: () => number): Tries {
+function recorder(
+	context: IExecuteFunctions,
+	memory: RunMemory,
+	sends: SentRequest,
+	now: () => number,
+): Tries {
 	const node = context.getNode();
 	return {
 		async send(itemIndex, crew, send) {
@@ -86,7 +122,8 @@ function recorder(context: IExecuteFunctions, memory: RunMemory, sends: SentRequ
 			if (earlier.kind === 'maybeStarted') {
 				const { message, description } = maybeStartedText(earlier.kickoff, sends);
 				const error = new NodeOperationError(node, message, { itemIndex, description });
-				// Set again: n8n's errors swap a message that names a network code (ECONNRESET, …) for a generic sentence.
+				// Set again: n8n's errors swap a message that names a network code (ECONNRESET, …) for a
+				// generic sentence.
 				error.message = message;
 				throw error;
 			}
@@ -95,18 +132,36 @@ function recorder(context: IExecuteFunctions, memory: RunMemory, sends: SentRequ
 				if (error instanceof Error) return { kind: 'failed', error, sent: 'no' };
 				throw error;
 			});
-			// The transport hid every secret the request carried from its answer, and so from what is kept here.
+			// The transport hid every secret the request carried from its answer, and so from what is
+			// kept here.
 			if (outcome.kind === 'failed') {
-				if (outcome.sent === 'maybe') rememberKickoff(memory, itemIndex, { request, answered: outcome.answered, sentAt: now() });
+				if (outcome.sent === 'maybe')
+					rememberKickoff(memory, itemIndex, {
+						request,
+						answered: outcome.answered,
+						sentAt: now(),
+					});
 				throw outcome.error;
 			}
-			const kickoff = { request, kickoffId: outcome.kickoffId, startedAt: now(), ...(crew.tokenHash ? { tokenHash: crew.tokenHash } : {}) };
+			const kickoff = {
+				request,
+				kickoffId: outcome.kickoffId,
+				startedAt: now(),
+				...(crew.tokenHash ? { tokenHash: crew.tokenHash } : {}),
+			};
 			rememberKickoff(memory, itemIndex, kickoff);
 			answersOf(memory).set(itemIndex, outcome.answer);
-			return { kickoffId: kickoff.kickoffId, startedAt: kickoff.startedAt, tokenHash: crew.tokenHash, answer: outcome.answer };
+			return {
+				kickoffId: kickoff.kickoffId,
+				startedAt: kickoff.startedAt,
+				tokenHash: crew.tokenHash,
+				answer: outcome.answer,
+			};
 		},
 		ended(kickoffs, outcomes) {
-			kickoffs.forEach(({ itemIndex }, position) => rememberEnding(memory, itemIndex, tryEndingOf(outcomes[position], sends)));
+			kickoffs.forEach(({ itemIndex }, position) =>
+				rememberEnding(memory, itemIndex, tryEndingOf(outcomes[position], sends)),
+			);
 		},
 	};
 }
@@ -124,11 +179,20 @@ export async function withTries(
 	now: () => number,
 	run: (tries: Tries) => Promise<ItemOutcome[]>,
 ): Promise<ItemOutcome[]> {
-	if (typeof context.getContext !== 'function') return await run(recorder(context, { salt: '', execution: '', items: {} }, sends, now));
+	if (typeof context.getContext !== 'function')
+		return await run(recorder(context, { salt: '', execution: '', items: {} }, sends, now));
 	const nodeContext = context.getContext('node') as NodeContext;
 	const runIndex = runIndexOf(context);
-	const memory = runMemoryOf(nodeContext, runIndex, context.getExecutionId(), () => randomBytes(16).toString('hex'));
+	const memory = runMemoryOf(nodeContext, runIndex, context.getExecutionId(), () =>
+		randomBytes(16).toString('hex'),
+	);
 	const outcomes = await run(recorder(context, memory, sends, now));
-	if (!retryFollows(outcomes.map((outcome) => 'error' in outcome), context.continueOnFail())) forgetRunMemory(nodeContext, runIndex);
+	if (
+		!retryFollows(
+			outcomes.map((outcome) => 'error' in outcome),
+			context.continueOnFail(),
+		)
+	)
+		forgetRunMemory(nodeContext, runIndex);
 	return outcomes;
 }

@@ -14,7 +14,14 @@ import type { PausedTask } from '../records/pausedTask';
  * so no output item ever carries it. `stopped` is a run someone stopped (the
  * service's `REVOKED`, after `POST /stop`): it ended without a result and without a failure.
  */
-export type CrewState = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'stopped' | 'not_found';
+export type CrewState =
+	| 'pending'
+	| 'running'
+	| 'paused'
+	| 'completed'
+	| 'failed'
+	| 'stopped'
+	| 'not_found';
 
 /** The normalized status record that Get Status and Kickoff and Wait output. */
 export interface CrewStatus extends IDataObject {
@@ -28,18 +35,23 @@ export interface CrewStatus extends IDataObject {
 	error: string | null;
 	/** The task waiting for a human's feedback, when the crew is paused; otherwise null. */
 	task_id: string | null;
-	/** A paused crew's task, what the person judges (records/pausedTask.ts); only on paused records. */
+	/**
+	 * A paused crew's task, what the person judges (records/pausedTask.ts); only on paused records.
+	 */
 	task_output?: PausedTask['task_output'];
 	task_name?: string | null;
 	task_description?: string | null;
 	/** The record exactly as the service sent it. */
 	response: IDataObject;
 	/**
-	 * A completed persisted flow's final state, with its state ID in `id`, when the record carries one.
-	 * Absent otherwise, so a crew's record is what it always was.
+	 * A completed persisted flow's final state, with its state ID in `id`, when the record carries
+	 * one. Absent otherwise, so a crew's record is what it always was.
 	 */
 	flow_state?: IDataObject;
-	/** The tokens the run used (live `usage_metrics`, or `token_usage`), on completed and failed records that carry them. */
+	/**
+	 * The tokens the run used (live `usage_metrics`, or `token_usage`), on completed and failed
+	 * records that carry them.
+	 */
 	usage?: CrewUsage;
 	/** How far a running crew has come, when its record tells. */
 	progress?: CrewProgress;
@@ -47,16 +59,18 @@ export interface CrewStatus extends IDataObject {
 	next_step?: string;
 }
 
-// The hosted service speaks two dialects (docs/development/service-api.md#two-shapes-one-reading-rule): Celery-like upper-case
-// `state` values, and the documented lower-case `status` values.
+// The hosted service speaks two dialects
+// (docs/development/service-api.md#two-shapes-one-reading-rule): Celery-like upper-case `state`
+// values, and the documented lower-case `status` values.
 const COMPLETED_STATES = new Set(['success', 'completed']);
 const FAILED_STATES = new Set(['failed', 'failure', 'error']);
-// REVOKED is the hosted service's word for a run stopped through POST /stop (docs/development/service-api.md#stopping-a-run); the vendor's
-// client counts it a failure, but nothing failed: a person or a workflow ended it.
+// REVOKED is the hosted service's word for a run stopped through POST /stop
+// (docs/development/service-api.md#stopping-a-run); the vendor's client counts it a failure, but
+// nothing failed: a person or a workflow ended it.
 const STOPPED_STATES = new Set(['revoked', 'stopped', 'cancelled', 'canceled', 'aborted']);
 const PENDING_STATES = new Set(['pending', 'queued']);
-// Live, `NOT FOUND` (a 200) answers an unknown id, a run not registered yet, and a
-// run paused for human input (docs/development/service-api.md#not-found-is-a-200): its own outcome, never pending.
+// Live, `NOT FOUND` (a 200) answers an unknown id, a run not registered yet, and a run paused for
+// human input (docs/development/service-api.md#not-found-is-a-200): its own outcome, never pending.
 const NOT_FOUND_STATES = new Set(['not found', 'not_found', 'notfound']);
 // The hosted service pauses a crew for human input under a spelling nobody
 // has published; these words are what such a state would carry.
@@ -68,7 +82,9 @@ function nonEmptyText(value: unknown): string | undefined {
 
 /** Reads the state word (`state` first, then `status`) and maps it onto a CrewState. */
 export function readCrewState(record: IDataObject): CrewState {
-	const word = (nonEmptyText(record.state) ?? nonEmptyText(record.status) ?? '').trim().toLowerCase();
+	const word = (nonEmptyText(record.state) ?? nonEmptyText(record.status) ?? '')
+		.trim()
+		.toLowerCase();
 	if (COMPLETED_STATES.has(word)) return 'completed';
 	if (FAILED_STATES.has(word)) return 'failed';
 	if (STOPPED_STATES.has(word)) return 'stopped';
@@ -106,7 +122,12 @@ function statusMessage(record: IDataObject): string | undefined {
 	const message = nonEmptyText(record.state) ? nonEmptyText(record.status) : undefined;
 	if (!message) return undefined;
 	const word = message.trim().toLowerCase();
-	return COMPLETED_STATES.has(word) || FAILED_STATES.has(word) || STOPPED_STATES.has(word) || PENDING_STATES.has(word) ? undefined : message;
+	return COMPLETED_STATES.has(word) ||
+		FAILED_STATES.has(word) ||
+		STOPPED_STATES.has(word) ||
+		PENDING_STATES.has(word)
+		? undefined
+		: message;
 }
 
 /**
@@ -114,13 +135,22 @@ function statusMessage(record: IDataObject): string | undefined {
  * else the live `status` message, else `message`/`detail`.
  */
 export function readFailureReason(record: IDataObject): string {
-	for (const candidate of [record.error, record.result, statusMessage(record), record.message, record.detail]) {
+	for (const candidate of [
+		record.error,
+		record.result,
+		statusMessage(record),
+		record.message,
+		record.detail,
+	]) {
 		const text = nonEmptyText(candidate);
 		if (text) return text;
-		if (isPlainObject(candidate) && nonEmptyText(candidate.message)) return candidate.message as string;
+		if (isPlainObject(candidate) && nonEmptyText(candidate.message))
+			return candidate.message as string;
 	}
 	const state = nonEmptyText(record.state) ?? nonEmptyText(record.status);
-	return state ? `The crew service reported the state "${state}" without a reason.` : 'The crew service reported a failure without a reason.';
+	return state
+		? `The crew service reported the state "${state}" without a reason.`
+		: 'The crew service reported a failure without a reason.';
 }
 
 function asFlowState(value: unknown): IDataObject | undefined {
@@ -128,15 +158,19 @@ function asFlowState(value: unknown): IDataObject | undefined {
 }
 
 /**
- * A completed flow's state: an object whose `id` is a UUID (every crewAI flow
- * state has one). A finished flow's record was seen holding it in `result` and
- * `result_json` (docs/development/service-api.md#result-error-usage-progress-flow-state); `result.state` is the place beside the
- * documented `result.output`. A crew's structured output is taken for a state
- * only if it has a UUID `id` as well.
+ * A completed flow's state: an object whose `id` is a UUID (every crewAI flow state has one). A
+ * finished flow's record was seen holding it in `result` and `result_json`
+ * (docs/development/service-api.md#result-error-usage-progress-flow-state); `result.state` is the
+ * place beside the documented `result.output`. A crew's structured output is taken for a state only
+ * if it has a UUID `id` as well.
  */
 export function readFlowState(record: IDataObject): IDataObject | undefined {
 	const { result } = record;
-	return (isPlainObject(result) ? asFlowState(result.state) : undefined) ?? asFlowState(result) ?? asFlowState(record.result_json);
+	return (
+		(isPlainObject(result) ? asFlowState(result.state) : undefined) ??
+		asFlowState(result) ??
+		asFlowState(record.result_json)
+	);
 }
 
 /**
@@ -147,14 +181,28 @@ export function readFlowState(record: IDataObject): IDataObject | undefined {
  * gives `flow_state: { id: <kickoff id> }`: live, a persisted flow's state id is its
  * kickoff id and its record carries the final method's text, not the state.
  */
-export function readCrewStatus(kickoffId: string, body: unknown, deployment: 'crew' | 'flow' = 'crew'): CrewStatus {
-	const response: IDataObject = isPlainObject(body) ? body : body === undefined || body === '' ? {} : { body: body as IDataObject[keyof IDataObject] };
+export function readCrewStatus(
+	kickoffId: string,
+	body: unknown,
+	deployment: 'crew' | 'flow' = 'crew',
+): CrewStatus {
+	const response: IDataObject = isPlainObject(body)
+		? body
+		: body === undefined || body === ''
+			? {}
+			: { body: body as IDataObject[keyof IDataObject] };
 	const record = isPlainObject(body) ? body : {};
 	const state = readCrewState(record);
 	const resultJson = isPlainObject(record.result_json) ? record.result_json : null;
-	const flowState = state === 'completed' ? (readFlowState(record) ?? (deployment === 'flow' ? { id: kickoffId } : undefined)) : undefined;
+	const flowState =
+		state === 'completed'
+			? (readFlowState(record) ?? (deployment === 'flow' ? { id: kickoffId } : undefined))
+			: undefined;
 	// Optional, so a record that carries no counts reads exactly as before.
-	const usage = state === 'completed' || state === 'failed' || state === 'stopped' ? readUsage(record) : undefined;
+	const usage =
+		state === 'completed' || state === 'failed' || state === 'stopped'
+			? readUsage(record)
+			: undefined;
 	const progress = state === 'running' ? readProgress(record) : undefined;
 	const paused = state === 'paused' ? readPausedTask(record) : undefined;
 	return {
@@ -164,7 +212,13 @@ export function readCrewStatus(kickoffId: string, body: unknown, deployment: 'cr
 		result_json: state === 'completed' ? resultJson : null,
 		error: state === 'failed' ? readFailureReason(record) : null,
 		task_id: paused?.task_id ?? null,
-		...(paused ? { task_output: paused.task_output, task_name: paused.task_name, task_description: paused.task_description } : {}),
+		...(paused
+			? {
+					task_output: paused.task_output,
+					task_name: paused.task_name,
+					task_description: paused.task_description,
+				}
+			: {}),
 		response,
 		...(flowState ? { flow_state: flowState } : {}),
 		...(usage ? { usage } : {}),

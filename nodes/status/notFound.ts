@@ -5,12 +5,11 @@ import type { PausedTask } from '../records/pausedTask';
 
 /**
  * The live service answers 200 `NOT FOUND` for three different things
- * (docs/development/service-api.md#not-found-is-a-200): a kickoff id it does not know, a run right after its
- * kickoff that is not registered yet ("a few reads may say it too"), and a run
- * waiting for human input (never `PAUSED`). One record cannot tell them apart;
- * what the wait has seen of the run before, and how long ago its kickoff was
- * answered (registrationWindow.ts), can. Pure, so the decision is tested
- * without a service or a clock.
+ * (docs/development/service-api.md#not-found-is-a-200): a kickoff id it does not know, a run right
+ * after its kickoff that is not registered yet ("a few reads may say it too"), and a run waiting
+ * for human input (never `PAUSED`). One record cannot tell them apart; what the wait has seen of
+ * the run before, and how long ago its kickoff was answered (registrationWindow.ts), can. Pure, so
+ * the decision is tested without a service or a clock.
  */
 
 /** What the reads of one run have shown so far. */
@@ -23,22 +22,31 @@ export interface NotFoundMemory {
 
 export const NOTHING_READ: NotFoundMemory = { seen: false, notFoundReads: 0 };
 
-/** Where the reads of a run start: from nothing, or (a run an earlier try of the node saw) from seen. */
+/**
+ * Where the reads of a run start: from nothing, or (a run an earlier try of the node saw) from
+ * seen.
+ */
 export function firstMemory(seenBefore: boolean | undefined): NotFoundMemory {
 	return seenBefore === true ? { seen: true, notFoundReads: 0 } : NOTHING_READ;
 }
 
 export type NotFoundVerdict =
-	/** Never seen, inside the registration window: not registered yet, read again at the next poll. */
+	/**
+	 * Never seen, inside the registration window: not registered yet, read again at the next poll.
+	 */
 	| 'tolerate'
 	/** Never seen, and NOT FOUND after the registration window: the service knows no such run. */
 	| 'unknownRun'
-	/** Seen before, gone now: on the live service that is a run waiting for human input, however young. */
+	/**
+	 * Seen before, gone now: on the live service that is a run waiting for human input, however
+	 * young.
+	 */
 	| 'paused';
 
 /** The memory after one more status record of the run. */
 export function rememberRead(memory: NotFoundMemory, status: CrewStatus): NotFoundMemory {
-	if (status.state !== 'not_found') return memory.seen ? memory : { seen: true, notFoundReads: memory.notFoundReads };
+	if (status.state !== 'not_found')
+		return memory.seen ? memory : { seen: true, notFoundReads: memory.notFoundReads };
 	return memory.seen ? memory : { seen: false, notFoundReads: memory.notFoundReads + 1 };
 }
 
@@ -52,7 +60,9 @@ export function judgeNotFound(memory: NotFoundMemory, sinceKickoffMs: number): N
 	return inRegistrationWindow(sinceKickoffMs) ? 'tolerate' : 'unknownRun';
 }
 
-/** What a person does with a run the service stopped reporting after it ran: it waits for a human. */
+/**
+ * What a person does with a run the service stopped reporting after it ran: it waits for a human.
+ */
 export function pausedNextStep(kickoffId: string, taskId: string | null): string {
 	const task = taskId ? ` and task ID ${taskId}` : '';
 	return (
@@ -69,7 +79,15 @@ export function pausedNextStep(kickoffId: string, taskId: string | null): string
  */
 export function pausedFromNotFound(status: CrewStatus, task: Partial<PausedTask> = {}): CrewStatus {
 	const fields = pausedTaskFieldsOf(task);
-	return { ...status, state: 'paused', result: null, result_json: null, error: null, ...fields, next_step: pausedNextStep(status.kickoff_id, fields.task_id) };
+	return {
+		...status,
+		state: 'paused',
+		result: null,
+		result_json: null,
+		error: null,
+		...fields,
+		next_step: pausedNextStep(status.kickoff_id, fields.task_id),
+	};
 }
 
 /**
@@ -85,7 +103,9 @@ export function pauseOfHumanInputCall(status: CrewStatus, task: PausedTask): Cre
 	if (status.state !== 'paused') return status;
 	const known = pausedTaskFieldsOf(status);
 	const merged = withMissingFrom(known, task);
-	if (Object.entries(merged).every(([field, value]) => known[field as keyof PausedTask] === value)) return status;
-	// A pause this node read from NOT FOUND carries its advice, which names the task once it is known.
+	if (Object.entries(merged).every(([field, value]) => known[field as keyof PausedTask] === value))
+		return status;
+	// A pause this node read from NOT FOUND carries its advice, which names the task once it is
+	// known.
 	return 'next_step' in status ? pausedFromNotFound(status, merged) : { ...status, ...merged };
 }

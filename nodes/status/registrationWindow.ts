@@ -1,10 +1,10 @@
 /**
- * A run's first seconds: the hosted service does not know a run at once. Right after its
- * kickoff, status reads answer NOT FOUND and a stop may get `404 Execution not found`
- * while the crew is already starting (docs/development/service-api.md#a-runs-first-seconds-the-registration-window).
- * Status reads (polling, the first phase, a parked batch, Resume's wait) and stops judge
- * those answers by one window, counted in time from the kickoff's answer, so that how
- * often the node reads does not change how long a run is given.
+ * A run's first seconds: the hosted service does not know a run at once. Right after its kickoff,
+ * status reads answer NOT FOUND and a stop may get `404 Execution not found` while the crew is
+ * already starting (docs/development/service-api.md#a-runs-first-seconds-the-registration-window).
+ * Status reads (polling, the first phase, a parked batch, Resume's wait) and stops judge those
+ * answers by one window, counted in time from the kickoff's answer, so that how often the node
+ * reads does not change how long a run is given.
  */
 
 /**
@@ -17,7 +17,10 @@
  */
 export const REGISTRATION_WINDOW_MS = 8_000;
 
-/** Whether an answer that does not know the run, given this long after its kickoff's answer, may be registration lag. */
+/**
+ * Whether an answer that does not know the run, given this long after its kickoff's answer, may be
+ * registration lag.
+ */
 export function inRegistrationWindow(sinceKickoffMs: number): boolean {
 	return sinceKickoffMs < REGISTRATION_WINDOW_MS;
 }

@@ -9,9 +9,9 @@ export interface CrewUsage extends IDataObject {
 }
 
 /**
- * How far a run has come. Crews count tasks and know their total; flows count
- * steps and never know a total (docs/development/service-api.md#result-error-usage-progress-flow-state), so `total` is null
- * there and a reader shows a count, not a fraction.
+ * How far a run has come. Crews count tasks and know their total; flows count steps and never know
+ * a total (docs/development/service-api.md#result-error-usage-progress-flow-state), so `total` is
+ * null there and a reader shows a count, not a fraction.
  */
 export interface CrewProgress extends IDataObject {
 	unit: 'task' | 'step';
@@ -37,14 +37,22 @@ function text(value: unknown): string | null {
  * carries neither, so a record without counts stays as it was.
  */
 export function readUsage(record: IDataObject): CrewUsage | undefined {
-	const counts = isPlainObject(record.usage_metrics) ? record.usage_metrics : isPlainObject(record.token_usage) ? record.token_usage : undefined;
+	const counts = isPlainObject(record.usage_metrics)
+		? record.usage_metrics
+		: isPlainObject(record.token_usage)
+			? record.token_usage
+			: undefined;
 	if (!counts) return undefined;
 	const usage: CrewUsage = {
 		total_tokens: count(counts.total_tokens),
 		prompt_tokens: count(counts.prompt_tokens),
 		completion_tokens: count(counts.completion_tokens),
 	};
-	return usage.total_tokens === null && usage.prompt_tokens === null && usage.completion_tokens === null ? undefined : usage;
+	return usage.total_tokens === null &&
+		usage.prompt_tokens === null &&
+		usage.completion_tokens === null
+		? undefined
+		: usage;
 }
 
 /**
@@ -64,6 +72,10 @@ export function readProgress(record: IDataObject): CrewProgress | undefined {
 		current: text(progress.current) ?? text(record.current_task),
 		current_agent: text(progress.current_agent),
 	};
-	const tellsSomething = read.completed !== null || read.total !== null || read.current !== null || read.current_agent !== null;
+	const tellsSomething =
+		read.completed !== null ||
+		read.total !== null ||
+		read.current !== null ||
+		read.current_agent !== null;
 	return tellsSomething ? read : undefined;
 }

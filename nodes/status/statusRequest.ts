@@ -16,5 +16,9 @@ export async function requestCrewStatus(
 	kickoffId: string,
 	timeoutMs: number = REQUEST_TIMEOUT_MS,
 ): Promise<CrewAnswer> {
-	return await statusRoutes.read(connection.baseUrl, kickoffId, async (path) => await sendCrewRequest(context, connection, { method: 'GET', path, timeoutMs }));
+	return await statusRoutes.read(
+		connection.baseUrl,
+		kickoffId,
+		async (path) => await sendCrewRequest(context, connection, { method: 'GET', path, timeoutMs }),
+	);
 }

@@ -15,14 +15,19 @@ export type StatusSpelling = (typeof STATUS_SPELLINGS)[number];
  * from the route) or 'absent' (the router said there is no such route); `unanswered`, the
  * requests sent there that got no HTTP answer since the last one that did.
  */
-export type StatusRouteKnowledge = Readonly<Record<StatusSpelling, { readonly shown?: 'exists' | 'absent'; readonly unanswered: number }>>;
+export type StatusRouteKnowledge = Readonly<
+	Record<StatusSpelling, { readonly shown?: 'exists' | 'absent'; readonly unanswered: number }>
+>;
 
 export const NOTHING_KNOWN: StatusRouteKnowledge = {
 	'/status/{kickoff_id}': { unanswered: 0 },
 	'/{kickoff_id}/status': { unanswered: 0 },
 };
 
-/** The path of one status read. The id is encoded, so a slash or a dot-dot in it can never address another route. */
+/**
+ * The path of one status read. The id is encoded, so a slash or a dot-dot in it can never address
+ * another route.
+ */
 export function statusPath(spelling: StatusSpelling, kickoffId: string): string {
 	return spelling.replace('{kickoff_id}', encodeURIComponent(kickoffId));
 }
@@ -56,8 +61,12 @@ export function learnFromAnswer(
 	kickoffId: string,
 ): StatusRouteKnowledge {
 	const seen = knowledge[spelling];
-	if (answer.kind === 'network') return { ...knowledge, [spelling]: { ...seen, unanswered: seen.unanswered + 1 } };
-	return { ...knowledge, [spelling]: { shown: isRouteNotFound(answer, kickoffId) ? 'absent' : 'exists', unanswered: 0 } };
+	if (answer.kind === 'network')
+		return { ...knowledge, [spelling]: { ...seen, unanswered: seen.unanswered + 1 } };
+	return {
+		...knowledge,
+		[spelling]: { shown: isRouteNotFound(answer, kickoffId) ? 'absent' : 'exists', unanswered: 0 },
+	};
 }
 
 /**
@@ -67,12 +76,17 @@ export function learnFromAnswer(
  * read to the other; else, when both are known absent (the service may have
  * moved), each once more. `asked` are the spellings this read already asked.
  */
-export function chooseSpelling(knowledge: StatusRouteKnowledge, asked: readonly StatusSpelling[]): StatusSpelling | undefined {
+export function chooseSpelling(
+	knowledge: StatusRouteKnowledge,
+	asked: readonly StatusSpelling[],
+): StatusSpelling | undefined {
 	const open = STATUS_SPELLINGS.filter((spelling) => !asked.includes(spelling));
 	const known = open.find((spelling) => knowledge[spelling].shown === 'exists');
 	if (known !== undefined) return known;
 	const allAbsent = STATUS_SPELLINGS.every((spelling) => knowledge[spelling].shown === 'absent');
-	const candidates = allAbsent ? open : open.filter((spelling) => knowledge[spelling].shown !== 'absent');
+	const candidates = allAbsent
+		? open
+		: open.filter((spelling) => knowledge[spelling].shown !== 'absent');
 	// A stable sort: on a tie the documented order stands.
 	return [...candidates].sort((a, b) => knowledge[a].unanswered - knowledge[b].unanswered)[0];
 }
@@ -99,14 +113,20 @@ export class StatusRouteMemory {
 	 * status route) gets the probe's answer, which says the same for every kickoff ID;
 	 * the caller's retries ask again later.
 	 */
-	async read(baseUrl: string, kickoffId: string, send: (path: string) => Promise<CrewAnswer>): Promise<CrewAnswer> {
+	async read(
+		baseUrl: string,
+		kickoffId: string,
+		send: (path: string) => Promise<CrewAnswer>,
+	): Promise<CrewAnswer> {
 		const probe = this.probes.get(baseUrl);
 		if (probe !== undefined) {
 			const probeAnswer = await probe;
 			if (!this.knowsRoute(baseUrl)) return probeAnswer;
 		} else if (!this.knowsRoute(baseUrl)) {
 			// No await between the check and this: exactly one read becomes the probe.
-			const ownProbe = this.ask(baseUrl, kickoffId, send).finally(() => this.probes.delete(baseUrl));
+			const ownProbe = this.ask(baseUrl, kickoffId, send).finally(() =>
+				this.probes.delete(baseUrl),
+			);
 			this.probes.set(baseUrl, ownProbe);
 			return await ownProbe;
 		}
@@ -119,15 +139,24 @@ export class StatusRouteMemory {
 	}
 
 	/** Asks the spellings in turn; only the router's "no such path" sends the read on to the next. */
-	private async ask(baseUrl: string, kickoffId: string, send: (path: string) => Promise<CrewAnswer>): Promise<CrewAnswer> {
+	private async ask(
+		baseUrl: string,
+		kickoffId: string,
+		send: (path: string) => Promise<CrewAnswer>,
+	): Promise<CrewAnswer> {
 		const asked: StatusSpelling[] = [];
 		// chooseSpelling gives a first spelling for any knowledge.
 		let spelling = chooseSpelling(this.knowledgeOf(baseUrl), asked) as StatusSpelling;
 		for (;;) {
 			const answer = await send(statusPath(spelling, kickoffId));
-			this.knowledge.set(baseUrl, learnFromAnswer(this.knowledgeOf(baseUrl), spelling, answer, kickoffId));
+			this.knowledge.set(
+				baseUrl,
+				learnFromAnswer(this.knowledgeOf(baseUrl), spelling, answer, kickoffId),
+			);
 			asked.push(spelling);
-			const next = isRouteNotFound(answer, kickoffId) ? chooseSpelling(this.knowledgeOf(baseUrl), asked) : undefined;
+			const next = isRouteNotFound(answer, kickoffId)
+				? chooseSpelling(this.knowledgeOf(baseUrl), asked)
+				: undefined;
 			if (next === undefined) return answer;
 			spelling = next;
 		}

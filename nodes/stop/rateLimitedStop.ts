@@ -23,12 +23,21 @@ export const MAX_RATE_LIMITED_STOP_WAIT_MS = 10_000;
  * answered 429, or undefined when it has been sent RATE_LIMITED_STOP_ATTEMPTS times and
  * the 429 stands (the item then says the stop failed, and why).
  */
-export function rateLimitedStopPause(attempt: number, retryAfterMs: number | undefined): number | undefined {
+export function rateLimitedStopPause(
+	attempt: number,
+	retryAfterMs: number | undefined,
+): number | undefined {
 	if (attempt >= RATE_LIMITED_STOP_ATTEMPTS) return undefined;
-	return Math.min(retryAfterMs ?? RATE_LIMITED_STOP_WAIT_MS * attempt, MAX_RATE_LIMITED_STOP_WAIT_MS);
+	return Math.min(
+		retryAfterMs ?? RATE_LIMITED_STOP_WAIT_MS * attempt,
+		MAX_RATE_LIMITED_STOP_WAIT_MS,
+	);
 }
 
-/** Until when the batch's stops wait once a stop was answered 429 at `now` with this pause: the later of the two holds. */
+/**
+ * Until when the batch's stops wait once a stop was answered 429 at `now` with this pause: the
+ * later of the two holds.
+ */
 export function holdStopsUntil(heldUntil: number, now: number, pause: number): number {
 	return Math.max(heldUntil, now + pause);
 }

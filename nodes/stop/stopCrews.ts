@@ -17,7 +17,10 @@ import { holdStopsUntil, rateLimitedStopPause } from './rateLimitedStop';
  * gives up on (nodes/waiting/waitStops.ts decides which).
  */
 
-/** A crew this node started: its kickoff ID, and when its kickoff was answered (the registration window counts from it). */
+/**
+ * A crew this node started: its kickoff ID, and when its kickoff was answered (the registration
+ * window counts from it).
+ */
 export interface StartedCrew {
 	kickoffId: string;
 	startedAt: number;
@@ -32,24 +35,40 @@ export interface StartedCrew {
  */
 export const MAX_CONCURRENT_STOPS = 500;
 
-/** The clock of the stops: a sleep no cancel cuts short, since the stops are sent because of one. */
+/**
+ * The clock of the stops: a sleep no cancel cuts short, since the stops are sent because of one.
+ */
 export interface StopClock {
 	now: () => number;
 	sleep: Sleep;
 }
 
-export const REAL_CLOCK: StopClock = { now: () => Date.now(), sleep: createCancellableSleep(undefined) };
+export const REAL_CLOCK: StopClock = {
+	now: () => Date.now(),
+	sleep: createCancellableSleep(undefined),
+};
 
-/** A 404 "Execution not found" (not the bare route 404): a run the service may not have registered yet. */
+/**
+ * A 404 "Execution not found" (not the bare route 404): a run the service may not have registered
+ * yet.
+ */
 function isUnknownRun(answer: CrewAnswer): boolean {
-	return answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun';
+	return (
+		answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun'
+	);
 }
 
-/** The batch's pace: once the service answered 429, no stop of the batch goes out before the pause has passed. */
+/**
+ * The batch's pace: once the service answered 429, no stop of the batch goes out before the pause
+ * has passed.
+ */
 interface StopPace {
 	/** Resolves once no pause holds the batch. */
 	ready(): Promise<void>;
-	/** A stop was answered 429: the batch waits this long from now (or longer, if already held longer). */
+	/**
+	 * A stop was answered 429: the batch waits this long from now (or longer, if already held
+	 * longer).
+	 */
 	hold(pauseMs: number): void;
 }
 
@@ -58,7 +77,8 @@ function createStopPace(clock: StopClock): StopPace {
 	return {
 		async ready() {
 			// Another 429 may extend the hold while this one sleeps.
-			for (let left = heldUntil - clock.now(); left > 0; left = heldUntil - clock.now()) await clock.sleep(left);
+			for (let left = heldUntil - clock.now(); left > 0; left = heldUntil - clock.now())
+				await clock.sleep(left);
 		},
 		hold(pauseMs) {
 			heldUntil = holdStopsUntil(heldUntil, clock.now(), pauseMs);
@@ -72,7 +92,13 @@ function createStopPace(clock: StopClock): StopPace {
  * kickoff (unregisteredStop.ts), since the crew was started by this node and so exists,
  * or answers 429, which says the stop was not processed (rateLimitedStop.ts).
  */
-async function stopStartedCrew(sender: IExecuteFunctions, connection: CrewConnection, kickoff: StartedCrew, clock: StopClock, pace: StopPace): Promise<CrewAnswer> {
+async function stopStartedCrew(
+	sender: IExecuteFunctions,
+	connection: CrewConnection,
+	kickoff: StartedCrew,
+	clock: StopClock,
+	pace: StopPace,
+): Promise<CrewAnswer> {
 	let unknownRunAttempts = 0;
 	let rateLimitedAttempts = 0;
 	for (;;) {
@@ -103,14 +129,22 @@ export async function stopStartedCrews(
 	crews: readonly StartedCrew[],
 	clock: StopClock = REAL_CLOCK,
 ): Promise<StopResult[]> {
-	// The credential read once for the whole batch, sent within moments: n8n would otherwise read it (from its
-	// database, decrypted) for every stop. If that read fails, each stop reads it as before.
-	const stopConnection = await getCrewConnection(sender, 0, { reuseCredential: true }).catch(() => connection);
+	// The credential read once for the whole batch, sent within moments: n8n would otherwise read it
+	// (from its database, decrypted) for every stop. If that read fails, each stop reads it as
+	// before.
+	const stopConnection = await getCrewConnection(sender, 0, { reuseCredential: true }).catch(
+		() => connection,
+	);
 	const pace = createStopPace(clock);
-	return await mapWithConcurrency(crews, MAX_CONCURRENT_STOPS, async (crew): Promise<StopResult> => {
-		const answer = await stopStartedCrew(sender, stopConnection, crew, clock, pace);
-		if (answer.kind === 'network') return { kind: 'notStopped', reason: `${answer.code}: ${answer.message}` };
-		const said = readServiceMessage(answer.body);
-		return stopResultOf(answer.statusCode, answer.body, said);
-	});
+	return await mapWithConcurrency(
+		crews,
+		MAX_CONCURRENT_STOPS,
+		async (crew): Promise<StopResult> => {
+			const answer = await stopStartedCrew(sender, stopConnection, crew, clock, pace);
+			if (answer.kind === 'network')
+				return { kind: 'notStopped', reason: `${answer.code}: ${answer.message}` };
+			const said = readServiceMessage(answer.body);
+			return stopResultOf(answer.statusCode, answer.body, said);
+		},
+	);
 }

@@ -20,13 +20,33 @@ export function stopPath(kickoffId: string): string {
  * The Stop operation's request: no body (as documented), sent again only after a
  * 429, which says it was not processed (transport/postOnce.ts).
  */
-export async function requestStop(context: CrewContext, connection: CrewConnection, kickoffId: string, sleep: Sleep): Promise<CrewAnswer> {
-	return await postAtMostOnce(context, connection, stopPath(kickoffId), undefined, sleep, STOP_REQUEST_TIMEOUT_MS);
+export async function requestStop(
+	context: CrewContext,
+	connection: CrewConnection,
+	kickoffId: string,
+	sleep: Sleep,
+): Promise<CrewAnswer> {
+	return await postAtMostOnce(
+		context,
+		connection,
+		stopPath(kickoffId),
+		undefined,
+		sleep,
+		STOP_REQUEST_TIMEOUT_MS,
+	);
 }
 
 /** One stop of a crew a wait gives up on: one attempt, nothing sent twice, bounded in time. */
-export async function sendStopOnce(context: CrewContext, connection: CrewConnection, kickoffId: string): Promise<CrewAnswer> {
-	return await sendCrewRequest(context, connection, { method: 'POST', path: stopPath(kickoffId), timeoutMs: STOP_REQUEST_TIMEOUT_MS });
+export async function sendStopOnce(
+	context: CrewContext,
+	connection: CrewConnection,
+	kickoffId: string,
+): Promise<CrewAnswer> {
+	return await sendCrewRequest(context, connection, {
+		method: 'POST',
+		path: stopPath(kickoffId),
+		timeoutMs: STOP_REQUEST_TIMEOUT_MS,
+	});
 }
 
 /**

@@ -24,7 +24,11 @@ export const MAX_STOP_RETRY_MS = 1_000;
  * stands. `windowStart`: the kickoff's answer, or the first 404 when not known.
  * No pause ends past the window: the last stop goes out inside it.
  */
-export function nextStopRetry(attempt: number, windowStart: number, now: number): number | undefined {
+export function nextStopRetry(
+	attempt: number,
+	windowStart: number,
+	now: number,
+): number | undefined {
 	if (!inRegistrationWindow(now - windowStart)) return undefined;
 	const pause = Math.min(MAX_STOP_RETRY_MS, FIRST_STOP_RETRY_MS * 2 ** Math.max(0, attempt - 1));
 	return Math.min(pause, windowStart + REGISTRATION_WINDOW_MS - now);

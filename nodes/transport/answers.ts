@@ -37,5 +37,10 @@ export function retryAfterOf(answer: CrewAnswer): number | undefined {
 
 /** Worth asking again: the network failed, the service failed (5xx) or asked to slow down (429). */
 export function isPassingFailure(answer: CrewAnswer): boolean {
-	return answer.kind === 'network' || answer.statusCode === 429 || answer.statusCode === 408 || answer.statusCode >= 500;
+	return (
+		answer.kind === 'network' ||
+		answer.statusCode === 429 ||
+		answer.statusCode === 408 ||
+		answer.statusCode >= 500
+	);
 }

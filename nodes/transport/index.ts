@@ -1,5 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 import { parseRetryAfter } from './retryAfter';
 import { credentialSecretsOf, requestRedactor } from './redactor';
@@ -22,23 +29,31 @@ export const CREDENTIAL_TYPE = 'crewApi';
 /** Long enough for a slow proxy, short enough that a hung connection does not hold a wait. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /**
- * The first request to a base URL that this process has not heard from: a deployment
- * idle for a while answers its first call slowly ("first call times out, the next one
- * works", docs/development/service-api.md#base-url-and-authentication), so it gets minutes; once the service has answered, reads go back
- * to their short timeouts.
+ * The first request to a base URL that this process has not heard from: a deployment idle for a
+ * while answers its first call slowly ("first call times out, the next one works",
+ * docs/development/service-api.md#base-url-and-authentication), so it gets minutes; once the
+ * service has answered, reads go back to their short timeouts.
  */
 export const COLD_START_TIMEOUT_MS = 180_000;
-/** Every kickoff, by default: a kickoff that times out may still have started its run, and is never sent again. */
+/**
+ * Every kickoff, by default: a kickoff that times out may still have started its run, and is never
+ * sent again.
+ */
 export const DEFAULT_KICKOFF_TIMEOUT_SECONDS = 300;
 
 /** The webhook side is the confirming status read of Wait By: Callback. */
 export type CrewContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
-/** Where the crew is, its token, and every secret of the credential, which no answer the transport gives shows. */
+/**
+ * Where the crew is, its token, and every secret of the credential, which no answer the transport
+ * gives shows.
+ */
 export interface CrewConnection {
 	baseUrl: string;
 	secret: string;
-	/** Every secret field of the Crew API credential (the token and the callback secrets), trimmed. */
+	/**
+	 * Every secret field of the Crew API credential (the token and the callback secrets), trimmed.
+	 */
 	secrets: readonly string[];
 	/**
 	 * The credential as read for this connection, set only where the requests follow within
@@ -63,7 +78,10 @@ export function normalizeBaseUrl(raw: unknown): string {
 	} catch {
 		url = undefined;
 	}
-	if (url === undefined) throw new Error(`The Base URL "${text}" must start with https:// (or http:// for a service on your own network).`);
+	if (url === undefined)
+		throw new Error(
+			`The Base URL "${text}" must start with https:// (or http:// for a service on your own network).`,
+		);
 	const problem = plainHttpProblem(url);
 	if (problem !== undefined) throw new Error(`The Base URL "${text}" cannot be used: ${problem}.`);
 	return text;
@@ -78,7 +96,11 @@ export function normalizeBaseUrl(raw: unknown): string {
  * Only for requests sent at once: a long wait reads the credential anew, so an edited token
  * takes effect.
  */
-export async function getCrewConnection(context: CrewContext, itemIndex: number, { reuseCredential = false } = {}): Promise<CrewConnection> {
+export async function getCrewConnection(
+	context: CrewContext,
+	itemIndex: number,
+	{ reuseCredential = false } = {},
+): Promise<CrewConnection> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	try {
 		const connection: CrewConnection = {
@@ -88,13 +110,19 @@ export async function getCrewConnection(context: CrewContext, itemIndex: number,
 		};
 		if (reuseCredential) {
 			const details = context.getNode().credentials?.[CREDENTIAL_TYPE];
-			connection.credential = { id: details?.id ?? '', name: details?.name ?? '', type: CREDENTIAL_TYPE, data: credentials };
+			connection.credential = {
+				id: details?.id ?? '',
+				name: details?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: credentials,
+			};
 		}
 		return connection;
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), (error as Error).message, {
 			itemIndex,
-			description: 'Open the Crew API credential and set Base URL to the crew\'s API address from its dashboard, e.g. https://my-crew-1a2b3c.crewai.com.',
+			description:
+				"Open the Crew API credential and set Base URL to the crew's API address from its dashboard, e.g. https://my-crew-1a2b3c.crewai.com.",
 		});
 	}
 }
@@ -112,10 +140,18 @@ export function readBody(raw: unknown): unknown {
 
 /** The code of a failed request, wherever the HTTP helper of this n8n version put it. */
 export function readFailure(error: unknown): NetworkFailure {
-	const outer = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+	const outer = error as {
+		code?: unknown;
+		message?: unknown;
+		cause?: { code?: unknown; message?: unknown };
+	};
 	const inner = outer.cause ?? {};
-	const code = [inner.code, outer.code].find((value) => typeof value === 'string' && value !== '') as string | undefined;
-	const message = [inner.message, outer.message].find((value) => typeof value === 'string' && value !== '') as string | undefined;
+	const code = [inner.code, outer.code].find(
+		(value) => typeof value === 'string' && value !== '',
+	) as string | undefined;
+	const message = [inner.message, outer.message].find(
+		(value) => typeof value === 'string' && value !== '',
+	) as string | undefined;
 	return { kind: 'network', code: code ?? 'EUNKNOWN', message: message ?? 'the request failed' };
 }
 
@@ -135,7 +171,8 @@ function ownsTimeout(request: { method: 'GET' | 'POST'; timeoutMs?: number }): b
 
 function rememberAnswered(baseUrl: string) {
 	if (answeredBaseUrls.has(baseUrl)) return;
-	// A bound, so a process that talks to many crews does not grow without end; forgetting costs one slow-allowed read.
+	// A bound, so a process that talks to many crews does not grow without end; forgetting costs one
+	// slow-allowed read.
 	if (answeredBaseUrls.size >= MAX_REMEMBERED_BASE_URLS) answeredBaseUrls.clear();
 	answeredBaseUrls.add(baseUrl);
 }
@@ -147,7 +184,10 @@ export interface CrewRequest {
 	body?: IDataObject;
 	stream?: StreamBody;
 	timeoutMs?: number;
-	/** Secrets the request carries where the transport cannot read them: a multipart body's form fields. */
+	/**
+	 * Secrets the request carries where the transport cannot read them: a multipart body's form
+	 * fields.
+	 */
 	carries?: readonly string[];
 }
 
@@ -158,7 +198,11 @@ export interface CrewRequest {
  * leaves here with every secret the request carried hidden (redactor.ts), a
  * success as well as a failure: nothing that reads it hides anything again.
  */
-export async function sendCrewRequest(context: CrewContext, connection: CrewConnection, request: CrewRequest): Promise<CrewAnswer> {
+export async function sendCrewRequest(
+	context: CrewContext,
+	connection: CrewConnection,
+	request: CrewRequest,
+): Promise<CrewAnswer> {
 	const redactor = requestRedactor(connection.secrets, request.body, request.carries);
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -166,14 +210,21 @@ export async function sendCrewRequest(context: CrewContext, connection: CrewConn
 		headers: { Accept: 'application/json' },
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: requestTimeout(request.timeoutMs ?? REQUEST_TIMEOUT_MS, answeredBaseUrls.has(connection.baseUrl) || ownsTimeout(request)),
+		timeout: requestTimeout(
+			request.timeoutMs ?? REQUEST_TIMEOUT_MS,
+			answeredBaseUrls.has(connection.baseUrl) || ownsTimeout(request),
+		),
 		json: true,
 	};
 	if (request.body !== undefined) options.body = request.body;
 	if (request.stream !== undefined) {
 		const { stream, contentType, contentLength } = request.stream;
 		options.body = stream as unknown as IDataObject;
-		options.headers = { ...options.headers, 'Content-Type': contentType, 'Content-Length': String(contentLength) };
+		options.headers = {
+			...options.headers,
+			'Content-Type': contentType,
+			'Content-Length': String(contentLength),
+		};
 		// With redirects on, axios sends through follow-redirects, which keeps every chunk of
 		// the body to replay it after a redirect (n8n sets no cap): a whole file in memory.
 		// Off, the stream goes straight to the socket; a stream cannot be replayed anyway.
@@ -181,8 +232,15 @@ export async function sendCrewRequest(context: CrewContext, connection: CrewConn
 	}
 	let response: { statusCode?: number; body?: unknown; headers?: Record<string, unknown> };
 	try {
-		const credential = connection.credential ? { credentialsDecrypted: connection.credential } : undefined;
-		response = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, credential);
+		const credential = connection.credential
+			? { credentialsDecrypted: connection.credential }
+			: undefined;
+		response = await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+			credential,
+		);
 	} catch (error) {
 		return redactor.answer(readFailure(error));
 	}

@@ -5,7 +5,9 @@ import { sendCrewRequest } from './index';
 import type { CrewAnswer, CrewConnection, CrewContext } from './index';
 import type { StreamBody } from './streamedBody';
 
-/** A JSON body, or a streamed one made afresh for each attempt (a read stream cannot be sent twice). */
+/**
+ * A JSON body, or a streamed one made afresh for each attempt (a read stream cannot be sent twice).
+ */
 export type PostBody = IDataObject | (() => StreamBody);
 
 /** A 429 says the request was not processed, so it alone may be sent again, this often at most. */
@@ -32,10 +34,22 @@ export async function postAtMostOnce(
 	carries?: readonly string[],
 ): Promise<CrewAnswer> {
 	const send = async () =>
-		await sendCrewRequest(context, connection, typeof body === 'function' ? { method: 'POST', path, stream: body(), timeoutMs, carries } : { method: 'POST', path, body, timeoutMs, carries });
+		await sendCrewRequest(
+			context,
+			connection,
+			typeof body === 'function'
+				? { method: 'POST', path, stream: body(), timeoutMs, carries }
+				: { method: 'POST', path, body, timeoutMs, carries },
+		);
 	let answer = await send();
-	for (let attempt = 1; attempt < RATE_LIMITED_ATTEMPTS && answer.kind === 'http' && answer.statusCode === 429; attempt++) {
-		await sleep(Math.min(answer.retryAfterMs ?? RATE_LIMITED_WAIT_MS * attempt, MAX_RATE_LIMITED_WAIT_MS));
+	for (
+		let attempt = 1;
+		attempt < RATE_LIMITED_ATTEMPTS && answer.kind === 'http' && answer.statusCode === 429;
+		attempt++
+	) {
+		await sleep(
+			Math.min(answer.retryAfterMs ?? RATE_LIMITED_WAIT_MS * attempt, MAX_RATE_LIMITED_WAIT_MS),
+		);
 		answer = await send();
 	}
 	return answer;

@@ -1,4 +1,6 @@
-/** Reads a Retry-After header: delta seconds, or an HTTP date. Undefined when absent or unreadable. */
+/**
+ * Reads a Retry-After header: delta seconds, or an HTTP date. Undefined when absent or unreadable.
+ */
 export function parseRetryAfter(header: unknown, nowMs: number): number | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;

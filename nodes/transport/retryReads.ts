@@ -19,7 +19,11 @@ export async function retryPassingFailures(
 	isCancelled: () => boolean,
 ): Promise<CrewAnswer> {
 	let answer = await send();
-	for (let attempt = 1; attempt < READ_ATTEMPTS && isPassingFailure(answer) && !isCancelled(); attempt++) {
+	for (
+		let attempt = 1;
+		attempt < READ_ATTEMPTS && isPassingFailure(answer) && !isCancelled();
+		attempt++
+	) {
 		const wait = Math.max(READ_RETRY_WAIT_MS * attempt, retryAfterOf(answer) ?? 0);
 		if (wait > MAX_READ_RETRY_WAIT_MS) break;
 		await sleep(wait);

@@ -4,7 +4,9 @@ const MAX_MESSAGE_LENGTH = 300;
 
 function shorten(text: string): string {
 	const oneLine = text.replace(/\s+/g, ' ').trim();
-	return oneLine.length > MAX_MESSAGE_LENGTH ? `${oneLine.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : oneLine;
+	return oneLine.length > MAX_MESSAGE_LENGTH
+		? `${oneLine.slice(0, MAX_MESSAGE_LENGTH - 1)}…`
+		: oneLine;
 }
 
 /** FastAPI's validation answer: `{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}`. */
@@ -12,7 +14,9 @@ function readFastApiDetails(detail: unknown[]): string | undefined {
 	const parts = detail
 		.filter(isPlainObject)
 		.map((entry) => {
-			const location = Array.isArray(entry.loc) ? entry.loc.filter((part) => part !== 'body').join('.') : '';
+			const location = Array.isArray(entry.loc)
+				? entry.loc.filter((part) => part !== 'body').join('.')
+				: '';
 			const text = typeof entry.msg === 'string' ? entry.msg : '';
 			return location ? `${location}: ${text}` : text;
 		})
@@ -59,8 +63,12 @@ export function readMissingInputs(body: unknown): string[] {
 	if (isPlainObject(details) && Array.isArray(details.missing_inputs)) {
 		return details.missing_inputs.filter((name): name is string => typeof name === 'string');
 	}
-	// Live: `{"detail": "Missing inputs: audience, topic"}`, a plain string (docs/development/service-api.md#errors).
-	const listed = typeof body.detail === 'string' ? /^\s*missing (?:required )?inputs?\s*:\s*(.+)$/i.exec(body.detail)?.[1] : undefined;
+	// Live: `{"detail": "Missing inputs: audience, topic"}`, a plain string
+	// (docs/development/service-api.md#errors).
+	const listed =
+		typeof body.detail === 'string'
+			? /^\s*missing (?:required )?inputs?\s*:\s*(.+)$/i.exec(body.detail)?.[1]
+			: undefined;
 	if (listed !== undefined) {
 		return listed
 			.split(',')
@@ -72,7 +80,9 @@ export function readMissingInputs(body: unknown): string[] {
 			.filter(isPlainObject)
 			.filter((entry) => entry.type === 'missing' || /required/i.test(String(entry.msg ?? '')))
 			.map((entry) => (Array.isArray(entry.loc) ? entry.loc[entry.loc.length - 1] : undefined))
-			.filter((name): name is string => typeof name === 'string' && name !== 'inputs' && name !== 'body');
+			.filter(
+				(name): name is string => typeof name === 'string' && name !== 'inputs' && name !== 'body',
+			);
 	}
 	return [];
 }

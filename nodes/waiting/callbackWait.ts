@@ -15,14 +15,21 @@ import { isToolCall } from '../execution/toolCall';
 export const DEFAULT_FIRST_PHASE_SECONDS = 10;
 export const MAX_FIRST_PHASE_SECONDS = 300;
 
-/** What the waiting node remembers about its kickoff (the stack entry's item, see waitByCallback.ts). */
+/**
+ * What the waiting node remembers about its kickoff (the stack entry's item, see
+ * waitByCallback.ts).
+ */
 export interface AwaitedKickoff {
 	kickoffId: string;
 	tokenHash: string;
 }
 
 /** How long the node polls before parking: the first phase, never past the timeout. */
-export function firstPhaseDeadline(startedAt: number, timeoutMs: number, firstPhaseMs: number): number {
+export function firstPhaseDeadline(
+	startedAt: number,
+	timeoutMs: number,
+	firstPhaseMs: number,
+): number {
 	return startedAt + Math.max(0, Math.min(firstPhaseMs, timeoutMs));
 }
 
@@ -31,17 +38,27 @@ export function firstPhaseDeadline(startedAt: number, timeoutMs: number, firstPh
  * polling's own output at once; one with a crew still running is parked, unless the
  * timeout has already passed.
  */
-export function shouldPark(outcomes: readonly FirstPhaseOutcome[], now: number, waitTill: number): boolean {
+export function shouldPark(
+	outcomes: readonly FirstPhaseOutcome[],
+	now: number,
+	waitTill: number,
+): boolean {
 	return outcomes.some((outcome) => outcome.kind === 'running') && now < waitTill;
 }
 
 /** The First Phase option in milliseconds, the default when empty, within its bounds. */
 export function readFirstPhaseMs(value: unknown): number {
-	const seconds = value === undefined || value === null || value === '' || Number.isNaN(Number(value)) ? DEFAULT_FIRST_PHASE_SECONDS : Number(value);
+	const seconds =
+		value === undefined || value === null || value === '' || Number.isNaN(Number(value))
+			? DEFAULT_FIRST_PHASE_SECONDS
+			: Number(value);
 	return Math.round(Math.min(Math.max(seconds, 0), MAX_FIRST_PHASE_SECONDS) * 1000);
 }
 
-/** What n8n outputs if the crew never calls back: n8n runs no node code then, so this is prepared before parking. */
+/**
+ * What n8n outputs if the crew never calls back: n8n runs no node code then, so this is prepared
+ * before parking.
+ */
 export interface TimeoutMarker {
 	message: string;
 	description: string;
@@ -55,11 +72,19 @@ export function timeoutMarker(awaited: AwaitedKickoff, timeoutMs: number): Timeo
 	return {
 		message,
 		description,
-		json: { error: message, description, kickoff_id: kickoffId, callback_token_sha256: awaited.tokenHash },
+		json: {
+			error: message,
+			description,
+			kickoff_id: kickoffId,
+			callback_token_sha256: awaited.tokenHash,
+		},
 	};
 }
 
-/** What n8n outputs for a crew of a batch that did not end while the batch waited, and why it cannot say more. */
+/**
+ * What n8n outputs for a crew of a batch that did not end while the batch waited, and why it cannot
+ * say more.
+ */
 export function batchTimeoutMarker(awaited: AwaitedKickoff, timeoutMs: number, batchSize: number) {
 	const { kickoffId } = awaited;
 	const message = `The ${batchSize} crews did not all end within ${timeoutMs / 1000} seconds; this crew's end was not seen (kickoff ID ${kickoffId})`;
@@ -69,7 +94,12 @@ export function batchTimeoutMarker(awaited: AwaitedKickoff, timeoutMs: number, b
 	return {
 		message,
 		description,
-		json: { error: message, description, kickoff_id: kickoffId, callback_token_sha256: awaited.tokenHash } as IDataObject,
+		json: {
+			error: message,
+			description,
+			kickoff_id: kickoffId,
+			callback_token_sha256: awaited.tokenHash,
+		} as IDataObject,
 	};
 }
 
@@ -82,11 +112,14 @@ export function awaitedItemJson(marker: TimeoutMarker, startedAt: number): IData
 	return { ...marker.json, kicked_off_at: new Date(startedAt).toISOString() };
 }
 
-/** What the waiting item says of itself: a Webhook answering when the last node finishes sends this item to its caller. */
+/**
+ * What the waiting item says of itself: a Webhook answering when the last node finishes sends this
+ * item to its caller.
+ */
 export function waitingMessage(kickoffId: string): string {
 	return (
-		'The crew is still running: this execution is parked until the crew calls back, then the workflow goes on with the crew\'s result. ' +
-		'This item is not that result. To answer a webhook\'s caller with it, set the Webhook\'s Respond to "Using \'Respond to Webhook\' Node" ' +
+		"The crew is still running: this execution is parked until the crew calls back, then the workflow goes on with the crew's result. " +
+		"This item is not that result. To answer a webhook's caller with it, set the Webhook's Respond to \"Using 'Respond to Webhook' Node\" " +
 		`and put a Respond to Webhook node after the Crew node; or read the result later with Get Status and kickoff ID ${kickoffId}.`
 	);
 }
@@ -97,15 +130,26 @@ export function waitingMessage(kickoffId: string): string {
  * execution parks, so it says what it is.
  */
 export function waitingRecord(kickoffId: string, waitTill: number): IDataObject {
-	return { kickoff_id: kickoffId, state: 'running', waiting_for: 'callback', wait_till: new Date(waitTill).toISOString(), message: waitingMessage(kickoffId) };
+	return {
+		kickoff_id: kickoffId,
+		state: 'running',
+		waiting_for: 'callback',
+		wait_till: new Date(waitTill).toISOString(),
+		message: waitingMessage(kickoffId),
+	};
 }
 
-/** Why callback mode cannot run here, or undefined when it can. Any number of items can: the batch parks once. */
-export function callbackRefusal(nodeType: string): { message: string; description: string } | undefined {
+/**
+ * Why callback mode cannot run here, or undefined when it can. Any number of items can: the batch
+ * parks once.
+ */
+export function callbackRefusal(
+	nodeType: string,
+): { message: string; description: string } | undefined {
 	if (isToolCall(nodeType, false)) {
 		return {
 			message: 'Wait By: Callback cannot be used when the Crew node runs as an AI tool',
-			description: 'An agent\'s tool call cannot park the execution. Set Wait By to Polling.',
+			description: "An agent's tool call cannot park the execution. Set Wait By to Polling.",
 		};
 	}
 	return undefined;

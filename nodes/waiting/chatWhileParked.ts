@@ -9,7 +9,10 @@
  * crew works"). A text, not an object: n8n 1.x sends the field to the socket as it is. Pure.
  */
 export function chatWhileParked(kickoffIds: readonly string[]): string {
-	const working = kickoffIds.length === 1 ? `The crew is working on it (kickoff ID ${kickoffIds[0]}).` : `The ${kickoffIds.length} crews are working on it.`;
+	const working =
+		kickoffIds.length === 1
+			? `The crew is working on it (kickoff ID ${kickoffIds[0]}).`
+			: `The ${kickoffIds.length} crews are working on it.`;
 	const text = `${working} The answer comes here when it is done; you can write again then.`;
 	return JSON.stringify({ type: 'with-buttons', text, blockUserInput: true, buttons: [] });
 }

@@ -6,14 +6,28 @@ import { readProgress } from '../status/runMetrics';
 import type { CrewProgress } from '../status/runMetrics';
 import { isPlainObject } from '../records/plainObject';
 
-/** Something a person watching the crew would want to hear about, read off successive status records. */
+/**
+ * Something a person watching the crew would want to hear about, read off successive status
+ * records.
+ */
 export type ProgressEvent =
-	/** The crew entered a state; a failure carries its reason, a pause the task waiting for a human. */
+	/**
+	 * The crew entered a state; a failure carries its reason, a pause the task waiting for a human.
+	 */
 	| { kind: 'state'; state: CrewState; reason?: string; taskId?: string }
-	/** What the crew says it is doing now (its `progress`, the documented `current_task`, or the Celery dialect's `status` text). */
+	/**
+	 * What the crew says it is doing now (its `progress`, the documented `current_task`, or the
+	 * Celery dialect's `status` text).
+	 */
 	| { kind: 'activity'; text: string }
 	/** A task the record names has finished; the agent and the counts when the record gives them. */
-	| { kind: 'taskFinished'; task: string; agent?: string; completedTasks?: number; totalTasks?: number }
+	| {
+			kind: 'taskFinished';
+			task: string;
+			agent?: string;
+			completedTasks?: number;
+			totalTasks?: number;
+	  }
 	/** The crew's final output, once it has completed. */
 	| { kind: 'finalAnswer'; result: string };
 
@@ -46,15 +60,21 @@ function plural(n: number, noun: string): string {
 }
 
 /**
- * How far the run has come, as a person reads it. Crews count tasks of a known total
- * ("1 of 3 tasks done"); flows count steps and never know a total
- * (docs/development/service-api.md#result-error-usage-progress-flow-state), so a flow shows a count and never "of N".
+ * How far the run has come, as a person reads it. Crews count tasks of a known total ("1 of 3 tasks
+ * done"); flows count steps and never know a total
+ * (docs/development/service-api.md#result-error-usage-progress-flow-state), so a flow shows a count
+ * and never "of N".
  */
 function describeProgress(progress: CrewProgress): string | undefined {
 	const { unit, completed, total, current, current_agent: agent } = progress;
 	const done =
-		completed === null ? undefined : unit === 'task' && total !== null ? `${completed} of ${total} tasks done` : `${plural(completed, unit)} done`;
-	// A record that names nothing and counts nothing done yet (a queued run's `0 of 3`) says nothing worth a line.
+		completed === null
+			? undefined
+			: unit === 'task' && total !== null
+				? `${completed} of ${total} tasks done`
+				: `${plural(completed, unit)} done`;
+	// A record that names nothing and counts nothing done yet (a queued run's `0 of 3`) says nothing
+	// worth a line.
 	if (current === null && !completed) return undefined;
 	if (current === null) return done ? `${done[0].toUpperCase()}${done.slice(1)}` : undefined;
 	const what = unit === 'step' ? `step ${current}` : current;
@@ -63,8 +83,8 @@ function describeProgress(progress: CrewProgress): string | undefined {
 }
 
 /**
- * Whether a `status` message only says the state again: live records carry "Task is
- * Pending" and "Task is Running" beside `state` (docs/development/service-api.md#two-shapes-one-reading-rule),
+ * Whether a `status` message only says the state again: live records carry "Task is Pending" and
+ * "Task is Running" beside `state` (docs/development/service-api.md#two-shapes-one-reading-rule),
  * and a person should read that once.
  */
 function restatesState(message: string, state: CrewState): boolean {
@@ -83,7 +103,9 @@ function readActivity(record: IDataObject, state: CrewState): string | undefined
 	const described = progress ? describeProgress(progress) : undefined;
 	if (described) return described;
 	const statusText = text(record.status);
-	return text(record.state) && statusText && !restatesState(statusText, state) ? statusText : undefined;
+	return text(record.state) && statusText && !restatesState(statusText, state)
+		? statusText
+		: undefined;
 }
 
 /** One entry of the live record's `events` (the 100 most recent), as far as progress needs it. */
@@ -115,8 +137,20 @@ function platformEvents(record: IDataObject): PlatformEvent[] {
 		if (!type) return [];
 		const task = text(event.task_name);
 		const agent = text(event.agent_role);
-		const stamp = typeof event.timestamp === 'number' || typeof event.timestamp === 'string' ? String(event.timestamp) : '';
-		return [{ key: [type, task ?? '', agent ?? '', stamp].join('|'), type, task, agent, at: eventTime(event.timestamp), index }];
+		const stamp =
+			typeof event.timestamp === 'number' || typeof event.timestamp === 'string'
+				? String(event.timestamp)
+				: '';
+		return [
+			{
+				key: [type, task ?? '', agent ?? '', stamp].join('|'),
+				type,
+				task,
+				agent,
+				at: eventTime(event.timestamp),
+				index,
+			},
+		];
 	});
 	read.sort((a, b) => (a.at === b.at ? a.index - b.index : a.at < b.at ? -1 : 1));
 	return read.map(({ key, type, task, agent, at }) => ({ key, type, task, agent, at }));
@@ -132,7 +166,10 @@ function listedTasks(record: IDataObject): string[] {
 	});
 }
 
-/** Every task this record shows as finished that no earlier record did, in the order they ran; and the platform events now told. */
+/**
+ * Every task this record shows as finished that no earlier record did, in the order they ran; and
+ * the platform events now told.
+ */
 function newlyFinishedTasks(
 	record: IDataObject,
 	state: CrewState,
@@ -154,7 +191,8 @@ function newlyFinishedTasks(
 		if (!known.has(task)) add(task, completedTasks, totalTasks);
 	};
 	const progress = readProgress(record);
-	const totalTasks = progress?.unit === 'task' && progress.total !== null ? progress.total : undefined;
+	const totalTasks =
+		progress?.unit === 'task' && progress.total !== null ? progress.total : undefined;
 
 	// The live platform lists its recent events: each `task_completed` is told once, by its
 	// key, even when a flow runs a task of the same name again. The count is the tasks seen
@@ -180,7 +218,11 @@ function newlyFinishedTasks(
 	if (!Array.isArray(record.events) && progress?.unit !== 'step') {
 		const completed = progress?.completed ?? undefined;
 		const currentTask = progress?.current ?? undefined;
-		const movedOn = state === 'completed' || (state === 'running' && currentTask !== undefined && (completed === undefined || completed > (memory.completedTasks ?? 0)));
+		const movedOn =
+			state === 'completed' ||
+			(state === 'running' &&
+				currentTask !== undefined &&
+				(completed === undefined || completed > (memory.completedTasks ?? 0)));
 		if (memory.currentTask && memory.currentTask !== currentTask && movedOn) {
 			// Its place is after the tasks done when it was current, not the record's count:
 			// a slow read may find the crew a task or two further on.
@@ -188,7 +230,9 @@ function newlyFinishedTasks(
 			addOnce(memory.currentTask, ordinal, ordinal !== undefined ? totalTasks : undefined);
 		}
 	}
-	const lastTask = isPlainObject(record.last_executed_task) ? text(record.last_executed_task.name) : undefined;
+	const lastTask = isPlainObject(record.last_executed_task)
+		? text(record.last_executed_task.name)
+		: undefined;
 	if (lastTask) addOnce(lastTask);
 	return { finished, seenEvents: [...(memory.seenEvents ?? []), ...told].slice(-SEEN_EVENTS_KEPT) };
 }
@@ -199,7 +243,10 @@ function newlyFinishedTasks(
  * Order within one record: tasks that finished, the state, what the crew does now,
  * and last the final answer.
  */
-export function progressEvents(memory: ProgressMemory, status: CrewStatus): { events: ProgressEvent[]; memory: ProgressMemory } {
+export function progressEvents(
+	memory: ProgressMemory,
+	status: CrewStatus,
+): { events: ProgressEvent[]; memory: ProgressMemory } {
 	const record = status.response;
 	const { finished, seenEvents } = newlyFinishedTasks(record, status.state, memory);
 	const events: ProgressEvent[] = [...finished];
@@ -212,7 +259,8 @@ export function progressEvents(memory: ProgressMemory, status: CrewStatus): { ev
 	const stillGoing = status.state === 'pending' || status.state === 'running';
 	const activity = stillGoing ? readActivity(record, status.state) : undefined;
 	if (activity && activity !== memory.activity) events.push({ kind: 'activity', text: activity });
-	if (status.state === 'completed' && status.result !== null) events.push({ kind: 'finalAnswer', result: status.result });
+	if (status.state === 'completed' && status.result !== null)
+		events.push({ kind: 'finalAnswer', result: status.result });
 
 	const finishedTasks = [...memory.finishedTasks, ...finished.map((event) => event.task)];
 	const progress = readProgress(record);
@@ -245,7 +293,9 @@ const STATE_WORDS: Record<CrewState, string> = {
  * a hard break there, and read as nothing in plain text (a streamed Webhook's client).
  */
 export const LINE_END = '  \n';
-/** A blank line: it ends the progress, so the crew's answer that follows is a paragraph of its own. */
+/**
+ * A blank line: it ends the progress, so the crew's answer that follows is a paragraph of its own.
+ */
 export const BEFORE_ANSWER = '\n\n';
 
 /**
@@ -258,14 +308,21 @@ export function progressText(kickoffId: string | undefined, event: ProgressEvent
 	switch (event.kind) {
 		case 'state': {
 			const named = kickoffId ? ` (kickoff ID ${kickoffId})` : '';
-			const detail = event.reason ? `: ${event.reason}` : event.taskId ? ` on task ${event.taskId}` : '';
+			const detail = event.reason
+				? `: ${event.reason}`
+				: event.taskId
+					? ` on task ${event.taskId}`
+					: '';
 			return `The crew ${STATE_WORDS[event.state]}${named}${detail}${event.state === 'completed' ? BEFORE_ANSWER : LINE_END}`;
 		}
 		case 'activity':
 			return `${event.text}${LINE_END}`;
 		case 'taskFinished': {
 			const by = event.agent ? ` by ${event.agent}` : '';
-			const counts = event.completedTasks !== undefined && event.totalTasks !== undefined ? ` (${event.completedTasks} of ${event.totalTasks})` : '';
+			const counts =
+				event.completedTasks !== undefined && event.totalTasks !== undefined
+					? ` (${event.completedTasks} of ${event.totalTasks})`
+					: '';
 			return `Task finished: ${event.task}${by}${counts}${LINE_END}`;
 		}
 		case 'finalAnswer':
@@ -278,9 +335,15 @@ export function progressText(kickoffId: string | undefined, event: ProgressEvent
  * kickoff ID is named once, on the state line of the first record (every first
  * record has one): later lines need not repeat what the person has read.
  */
-export function progressLines(kickoffId: string, memory: ProgressMemory, status: CrewStatus): { lines: string[]; memory: ProgressMemory } {
+export function progressLines(
+	kickoffId: string,
+	memory: ProgressMemory,
+	status: CrewStatus,
+): { lines: string[]; memory: ProgressMemory } {
 	const first = memory.state === undefined;
 	const next = progressEvents(memory, status);
-	const lines = next.events.map((event) => progressText(first && event.kind === 'state' ? kickoffId : undefined, event));
+	const lines = next.events.map((event) =>
+		progressText(first && event.kind === 'state' ? kickoffId : undefined, event),
+	);
 	return { lines, memory: next.memory };
 }

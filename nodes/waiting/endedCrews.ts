@@ -2,18 +2,20 @@ import type { WaitOutcome } from './waitForCompletion';
 import type { PausedTask } from '../records/pausedTask';
 
 /**
- * What one n8n process remembers of the parked batches it is called for: which awaited
- * crews it saw end, by their own call or a read (their keys, and what a human-input
- * call said of a pause's task: the person judges its output), the reads of crews in flight, and which batches it resumed. No status record and no
- * result outlive a read: the call that completes a batch reads the records of the crews
- * earlier calls saw end. The crews and reads are a saving of status reads (without them
- * every call would read again the crews that ended before it, and calls that arrive
- * together would each read every crew), never needed for the right answer: a call
- * handled by another process, or after a restart, finds nothing here and reads the
- * service instead.
+ * What one n8n process remembers of the parked batches it is called for: which awaited crews it saw
+ * end, by their own call or a read (their keys, and what a human-input call said of a pause's task:
+ * the person judges its output), the reads of crews in flight, and which batches it resumed. No
+ * status record and no result outlive a read: the call that completes a batch reads the records of
+ * the crews earlier calls saw end. The crews and reads are a saving of status reads (without them
+ * every call would read again the crews that ended before it, and calls that arrive together would
+ * each read every crew), never needed for the right answer: a call handled by another process, or
+ * after a restart, finds nothing here and reads the service instead.
  */
 
-/** A crew seen ending. `pausedTask`: what a human-input call said of the task it paused on, kept until its batch resumes. */
+/**
+ * A crew seen ending. `pausedTask`: what a human-input call said of the task it paused on, kept
+ * until its batch resumes.
+ */
 export interface CrewEnd {
 	pausedTask?: PausedTask;
 }
@@ -27,9 +29,16 @@ export interface EndedCrews {
 	 * `notBefore` or later (an older read may predate the crew's end); a final one is
 	 * remembered as the crew's end. Undefined: it may still be running.
 	 */
-	readOnce(crewKey: string, notBefore: number, read: () => Promise<WaitOutcome | undefined>): Promise<WaitOutcome | undefined>;
+	readOnce(
+		crewKey: string,
+		notBefore: number,
+		read: () => Promise<WaitOutcome | undefined>,
+	): Promise<WaitOutcome | undefined>;
 	forget(crewKeys: readonly string[]): void;
-	/** True for the first call that asks for a batch: two calls that both find it complete must not both resume it. */
+	/**
+	 * True for the first call that asks for a batch: two calls that both find it complete must not
+	 * both resume it.
+	 */
 	claimResume(batchKey: string): boolean;
 	/** Gives a claim back: the batch turned out not to be complete after all. */
 	releaseResume(batchKey: string): void;
@@ -44,7 +53,12 @@ const MAX_ENTRIES = 20_000;
 
 /** An end no later read changes; an error or a run not found is read again by the next call. */
 function isFinal(outcome: WaitOutcome | undefined): boolean {
-	return outcome?.kind === 'completed' || outcome?.kind === 'failed' || outcome?.kind === 'stopped' || outcome?.kind === 'paused';
+	return (
+		outcome?.kind === 'completed' ||
+		outcome?.kind === 'failed' ||
+		outcome?.kind === 'stopped' ||
+		outcome?.kind === 'paused'
+	);
 }
 
 export function createEndedCrews(now: () => number, maxEntries = MAX_ENTRIES): EndedCrews {

@@ -5,7 +5,9 @@ import type { PollPolicy } from './pollPolicy';
 import { readEnding } from './waitForCompletion';
 import type { RunningKickoff, WaitDependencies, WaitOutcome } from './waitForCompletion';
 
-/** What the first phase learnt of a crew it did not see end: it is parked, or timed out with this. */
+/**
+ * What the first phase learnt of a crew it did not see end: it is parked, or timed out with this.
+ */
 export interface StillRunning {
 	kind: 'running';
 	lastStatus?: CrewStatus;
@@ -44,14 +46,25 @@ export async function watchFirstPhase(
 			const reading = await dependencies.readStatus(kickoffs[position]);
 			const previous = outcomes[position] as StillRunning;
 			if (reading.kind === 'fatal') outcomes[position] = { kind: 'error', error: reading.error };
-			else if (reading.kind === 'passingFailure') return void (outcomes[position] = { ...previous, lastError: reading.error });
+			else if (reading.kind === 'passingFailure')
+				return void (outcomes[position] = { ...previous, lastError: reading.error });
 			else {
-				const { ending, memory } = readEnding(reading.status, notFound[position], dependencies.now() - kickoffs[position].startedAt);
+				const { ending, memory } = readEnding(
+					reading.status,
+					notFound[position],
+					dependencies.now() - kickoffs[position].startedAt,
+				);
 				notFound[position] = memory;
 				const shown = ending?.status ?? reading.status;
-				if (dependencies.onStatus && shown.state !== 'not_found') await dependencies.onStatus(kickoffs[position], shown);
-				// A tolerated NOT FOUND counts as still running: the round stops here, as for a running crew.
-				if (!ending) return void (outcomes[position] = { kind: 'running', lastStatus: reading.status.state === 'not_found' ? previous.lastStatus : reading.status });
+				if (dependencies.onStatus && shown.state !== 'not_found')
+					await dependencies.onStatus(kickoffs[position], shown);
+				// A tolerated NOT FOUND counts as still running: the round stops here, as for a running
+				// crew.
+				if (!ending)
+					return void (outcomes[position] = {
+						kind: 'running',
+						lastStatus: reading.status.state === 'not_found' ? previous.lastStatus : reading.status,
+					});
 				outcomes[position] = ending;
 			}
 			pending.shift();
@@ -61,7 +74,11 @@ export async function watchFirstPhase(
 	for (;;) {
 		const now = dependencies.now();
 		if (dependencies.isCancelled()) {
-			for (const position of pending) outcomes[position] = { kind: 'cancelled', lastStatus: (outcomes[position] as StillRunning).lastStatus };
+			for (const position of pending)
+				outcomes[position] = {
+					kind: 'cancelled',
+					lastStatus: (outcomes[position] as StillRunning).lastStatus,
+				};
 			return outcomes;
 		}
 		if (now < nextRoundAt) {

@@ -8,13 +8,22 @@ import type { ProgressMemory } from './crewProgress';
 import type { RunningKickoff } from './waitForCompletion';
 import type { ItemOutcome } from '../itemResults/outputItems';
 
-/** What Kickoff and Wait tells a streamed response while it waits: nothing at all when the execution does not stream. */
+/**
+ * What Kickoff and Wait tells a streamed response while it waits: nothing at all when the execution
+ * does not stream.
+ */
 export interface LiveProgress {
 	/** For waitForCompletion; absent when not streaming, so the wait is exactly as before. */
 	onStatus?: (kickoff: RunningKickoff, status: CrewStatus) => Promise<void>;
-	/** Closes the kickoff's stream: a line for an outcome the status reads did not tell (a timeout, an error), then `end`. */
+	/**
+	 * Closes the kickoff's stream: a line for an outcome the status reads did not tell (a timeout, an
+	 * error), then `end`.
+	 */
 	finish: (kickoff: RunningKickoff, outcome: ItemOutcome) => Promise<void>;
-	/** Closes the kickoff's stream as the execution parks (Wait By: Callback): nothing can stream after a resume. */
+	/**
+	 * Closes the kickoff's stream as the execution parks (Wait By: Callback): nothing can stream
+	 * after a resume.
+	 */
 	parked: (kickoff: RunningKickoff) => Promise<void>;
 }
 
@@ -42,7 +51,8 @@ export function liveProgress(context: IExecuteFunctions): LiveProgress {
 		await item.stream.begin();
 		return item;
 	};
-	const end = async (itemIndex: number, line?: string) => await (await begun(itemIndex)).stream.end(line);
+	const end = async (itemIndex: number, line?: string) =>
+		await (await begun(itemIndex)).stream.end(line);
 	return {
 		onStatus: async (kickoff, status) => {
 			const item = await begun(kickoff.itemIndex);
@@ -53,7 +63,10 @@ export function liveProgress(context: IExecuteFunctions): LiveProgress {
 		finish: async (kickoff, outcome) => {
 			const told = items.get(kickoff.itemIndex)?.memory.state;
 			// A completed, failed, stopped or paused crew was told by its last status read.
-			const untold = 'error' in outcome && told !== 'failed' && told !== 'stopped' && told !== 'paused' ? `${outcome.error.message}\n` : undefined;
+			const untold =
+				'error' in outcome && told !== 'failed' && told !== 'stopped' && told !== 'paused'
+					? `${outcome.error.message}\n`
+					: undefined;
 			await end(kickoff.itemIndex, untold);
 		},
 		parked: async (kickoff) => await end(kickoff.itemIndex, parkedLine(kickoff.kickoffId)),

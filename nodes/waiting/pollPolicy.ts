@@ -16,7 +16,10 @@ export interface PollPolicy {
 }
 
 export const MAX_POLL_INTERVAL_MS = 30_000;
-/** A 60 s crew noticed within 3 s, a 10 min crew within the 30 s cap; a 1 h crew costs under 200 reads at the default 2 s interval. */
+/**
+ * A 60 s crew noticed within 3 s, a 10 min crew within the 30 s cap; a 1 h crew costs under 200
+ * reads at the default 2 s interval.
+ */
 export const LAG_SHARE = 0.05;
 
 export function createPollPolicy(pollIntervalMs: number): PollPolicy {
@@ -43,7 +46,11 @@ export function nextPollDelay(policy: PollPolicy, sinceKickoffMs: number): numbe
  * doubling per consecutive failure, at least the poll interval, at most the
  * cap, and never sooner than the service's own Retry-After.
  */
-export function retryDelay(policy: PollPolicy, consecutiveFailures: number, retryAfterMs?: number): number {
+export function retryDelay(
+	policy: PollPolicy,
+	consecutiveFailures: number,
+	retryAfterMs?: number,
+): number {
 	const doubled = policy.pollIntervalMs * 2 ** Math.max(0, consecutiveFailures - 1);
 	const backoff = Math.min(policy.maxPollIntervalMs, doubled);
 	return Math.max(backoff, retryAfterMs ?? 0);

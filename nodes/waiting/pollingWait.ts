@@ -34,19 +34,51 @@ export interface PollingBatch {
  * asked for, such as Resume's `resumed_kickoff_id`) or its error. Without Continue On Fail a
  * failed start fails the node first, naming (or, after a cancel, stopping) the runs started.
  */
-export async function waitByPolling(context: IExecuteFunctions, starts: readonly KickoffResult[], batch: PollingBatch, tools: OperationTools, tries: WaitEndings): Promise<ItemOutcome[]> {
-	const { running, connection } = await startedCrews(context, starts, batch.stopping, tools.isCancelled);
+export async function waitByPolling(
+	context: IExecuteFunctions,
+	starts: readonly KickoffResult[],
+	batch: PollingBatch,
+	tools: OperationTools,
+	tries: WaitEndings,
+): Promise<ItemOutcome[]> {
+	const { running, connection } = await startedCrews(
+		context,
+		starts,
+		batch.stopping,
+		tools.isCancelled,
+	);
 	const { settings, deadline, deployment, stopping } = batch;
-	const polled = connection ? await pollRunningCrews(context, running, { connection, settings, deadline, deployment, onStatus: batch.progress?.onStatus }, tools) : [];
-	const waitOutcomes = connection ? await stopCrewsLeft(context, connection, running, polled, stopping) : [];
+	const polled = connection
+		? await pollRunningCrews(
+				context,
+				running,
+				{ connection, settings, deadline, deployment, onStatus: batch.progress?.onStatus },
+				tools,
+			)
+		: [];
+	const waitOutcomes = connection
+		? await stopCrewsLeft(context, connection, running, polled, stopping)
+		: [];
 	// n8n's Retry On Fail runs every item again: a retry knows how each run ended.
 	tries.ended(running, waitOutcomes);
 
 	// Both lists are in item order, so the wait outcomes line up with the started runs.
 	let position = 0;
 	const outcomes = starts.map((start) =>
-		start.kind === 'error' ? { error: start.error } : withOutputFields(outcomeToItem(context.getNode(), start.kickoff, waitOutcomes[position++], settings.timeoutMs), start.outputFields),
+		start.kind === 'error'
+			? { error: start.error }
+			: withOutputFields(
+					outcomeToItem(
+						context.getNode(),
+						start.kickoff,
+						waitOutcomes[position++],
+						settings.timeoutMs,
+					),
+					start.outputFields,
+				),
 	);
-	if (batch.progress) for (const kickoff of running) await batch.progress.finish(kickoff, outcomes[kickoff.itemIndex]);
+	if (batch.progress)
+		for (const kickoff of running)
+			await batch.progress.finish(kickoff, outcomes[kickoff.itemIndex]);
 	return outcomes;
 }

@@ -15,18 +15,31 @@ import type { ItemOutcome } from '../itemResults/outputItems';
  */
 export interface WaitEndings {
 	/** The started runs and their outcomes, in the same order. */
-	ended(kickoffs: ReadonlyArray<{ itemIndex: number }>, outcomes: readonly FirstPhaseOutcome[]): void;
+	ended(
+		kickoffs: ReadonlyArray<{ itemIndex: number }>,
+		outcomes: readonly FirstPhaseOutcome[],
+	): void;
 }
 
 /**
  * One item's start in a batch wait: its run, started, or the error its item ends with.
  * `outputFields` are added to the run's record when it ends (Resume's `resumed_kickoff_id`).
  */
-export type KickoffResult = { kind: 'started'; kickoff: RunningKickoff; outputFields?: IDataObject } | { kind: 'error'; itemIndex: number; error: Error };
+export type KickoffResult =
+	| { kind: 'started'; kickoff: RunningKickoff; outputFields?: IDataObject }
+	| { kind: 'error'; itemIndex: number; error: Error };
 
-/** An item's outcome with the fields its start asked for: a record gets them, an error is left as it is. */
-export function withOutputFields(outcome: ItemOutcome, outputFields: IDataObject | undefined): ItemOutcome {
-	return outputFields && 'json' in outcome ? { json: { ...outcome.json, ...outputFields } } : outcome;
+/**
+ * An item's outcome with the fields its start asked for: a record gets them, an error is left as it
+ * is.
+ */
+export function withOutputFields(
+	outcome: ItemOutcome,
+	outputFields: IDataObject | undefined,
+): ItemOutcome {
+	return outputFields && 'json' in outcome
+		? { json: { ...outcome.json, ...outputFields } }
+		: outcome;
 }
 
 /**
@@ -44,7 +57,15 @@ export async function startedCrews(
 	const running = kickoffs.flatMap((result) => (result.kind === 'started' ? [result.kickoff] : []));
 	const firstFailure = kickoffs.find((result) => result.kind === 'error');
 	const connection = running.length > 0 ? await getCrewConnection(context, 0) : undefined;
-	if (firstFailure?.kind === 'error' && !context.continueOnFail()) throw await batchFailure(context, firstFailure.error, running, connection, stopping, isCancelled);
+	if (firstFailure?.kind === 'error' && !context.continueOnFail())
+		throw await batchFailure(
+			context,
+			firstFailure.error,
+			running,
+			connection,
+			stopping,
+			isCancelled,
+		);
 	return { running, connection };
 }
 

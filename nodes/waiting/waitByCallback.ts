@@ -1,7 +1,16 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { awaitedItemJson, batchTimeoutMarker, callbackRefusal, firstPhaseDeadline, readFirstPhaseMs, shouldPark, timeoutMarker, waitingRecord } from './callbackWait';
+import {
+	awaitedItemJson,
+	batchTimeoutMarker,
+	callbackRefusal,
+	firstPhaseDeadline,
+	readFirstPhaseMs,
+	shouldPark,
+	timeoutMarker,
+	waitingRecord,
+} from './callbackWait';
 import type { AwaitedKickoff, TimeoutMarker } from './callbackWait';
 import { watchFirstPhase } from './firstPhase';
 import { createPollPolicy } from './pollPolicy';
@@ -31,10 +40,15 @@ import type { DeploymentKind } from '../records/crewInputs';
 function readResumeUrl(context: IExecuteFunctions): string {
 	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
 	if (!/^https?:\/\//i.test(resumeUrl)) {
-		throw new NodeOperationError(context.getNode(), 'n8n gave no resume URL for this execution, so the crew could not call back', {
-			itemIndex: 0,
-			description: 'Set Wait By to Polling. Callback needs an n8n that gives $execution.resumeUrl (n8n 1.x and 2.x do, with WEBHOOK_URL set to an address the crew service can reach).',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'n8n gave no resume URL for this execution, so the crew could not call back',
+			{
+				itemIndex: 0,
+				description:
+					'Set Wait By to Polling. Callback needs an n8n that gives $execution.resumeUrl (n8n 1.x and 2.x do, with WEBHOOK_URL set to an address the crew service can reach).',
+			},
+		);
 	}
 	return resumeUrl;
 }
@@ -42,9 +56,12 @@ function readResumeUrl(context: IExecuteFunctions): string {
 /**
  * One item's run, started to call this execution back, with the hash of its token (none: it calls
  * another execution back, one a retry from the Executions list retries); or the item's error.
- * Kickoff and Wait's kickoffs (nodes/Crew/actions/crew/itemKickoff.ts) and Resume's resumes start them.
+ * Kickoff and Wait's kickoffs (nodes/Crew/actions/crew/itemKickoff.ts) and Resume's resumes start
+ * them.
  */
-export type CallbackStart = (KickoffResult & { kind: 'started'; tokenHash?: string }) | (KickoffResult & { kind: 'error' });
+export type CallbackStart =
+	| (KickoffResult & { kind: 'started'; tokenHash?: string })
+	| (KickoffResult & { kind: 'error' });
 
 /**
  * On Timeout: Stop Crews Still Running cannot act once the execution waits: n8n outputs the
@@ -58,9 +75,20 @@ function withStopAdvice(marker: TimeoutMarker): TimeoutMarker {
 	return { ...marker, description, json: { ...marker.json, description } };
 }
 
-/** An error item as n8n saves it with the waiting execution, and outputs it if the timeout comes first. */
-function parkedErrorItem(node: INode, outcome: { error: Error; kickoffId?: string }, itemIndex: number): INodeExecutionData {
-	return { json: errorDetails(outcome), error: toItemError(node, outcome.error, itemIndex), pairedItem: { item: itemIndex } };
+/**
+ * An error item as n8n saves it with the waiting execution, and outputs it if the timeout comes
+ * first.
+ */
+function parkedErrorItem(
+	node: INode,
+	outcome: { error: Error; kickoffId?: string },
+	itemIndex: number,
+): INodeExecutionData {
+	return {
+		json: errorDetails(outcome),
+		error: toItemError(node, outcome.error, itemIndex),
+		pairedItem: { item: itemIndex },
+	};
 }
 
 /**
@@ -68,12 +96,20 @@ function parkedErrorItem(node: INode, outcome: { error: Error; kickoffId?: strin
  * when this node cannot wait by callback (as an AI tool, or n8n gives no resume URL), every
  * item's error, so that none is silently dropped (with Continue On Fail, all are output).
  */
-export function prepareCallbackWait(context: IExecuteFunctions, itemCount: number): { resumeUrl: string } | { outcomes: ItemOutcome[] } {
+export function prepareCallbackWait(
+	context: IExecuteFunctions,
+	itemCount: number,
+): { resumeUrl: string } | { outcomes: ItemOutcome[] } {
 	const node = context.getNode();
 	const refusal = callbackRefusal(node.type);
 	if (refusal) {
 		return {
-			outcomes: Array.from({ length: itemCount }, (_, itemIndex) => ({ error: new NodeOperationError(node, refusal.message, { itemIndex, description: refusal.description }) })),
+			outcomes: Array.from({ length: itemCount }, (_, itemIndex) => ({
+				error: new NodeOperationError(node, refusal.message, {
+					itemIndex,
+					description: refusal.description,
+				}),
+			})),
 		};
 	}
 	try {
@@ -83,7 +119,9 @@ export function prepareCallbackWait(context: IExecuteFunctions, itemCount: numbe
 	}
 }
 
-/** A batch waiting by callback, its runs started: its options, and when its first run was started. */
+/**
+ * A batch waiting by callback, its runs started: its options, and when its first run was started.
+ */
 export interface CallbackBatch {
 	settings: WaitSettings;
 	stopping: StopSettings;
@@ -103,7 +141,13 @@ export interface CallbackBatch {
  * become what the resume webhook (nodes/callbacksIn/parkedResume.ts) reads and what n8n outputs
  * at the timeout, since n8n runs none of this node's code after a resume.
  */
-export async function waitByCallback(context: IExecuteFunctions, started: readonly CallbackStart[], batch: CallbackBatch, tools: OperationTools, tries: WaitEndings): Promise<ItemOutcome[]> {
+export async function waitByCallback(
+	context: IExecuteFunctions,
+	started: readonly CallbackStart[],
+	batch: CallbackBatch,
+	tools: OperationTools,
+	tries: WaitEndings,
+): Promise<ItemOutcome[]> {
 	const node = context.getNode();
 	const { settings, stopping, startedAt, resumeUrl } = batch;
 	const waitTill = startedAt + settings.timeoutMs;
@@ -114,8 +158,12 @@ export async function waitByCallback(context: IExecuteFunctions, started: readon
 	// that answers 409 and never calls again; the first phase and its last read catch it.
 	// A run that calls another execution back (one a retry from the Executions list retries,
 	// started by the failed execution) is read until it ends: the batch does not park.
-	const callsElsewhere = started.some((result) => result.kind === 'started' && result.tokenHash === undefined);
-	const firstPhaseEnd = callsElsewhere ? waitTill : firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(batch.firstPhase));
+	const callsElsewhere = started.some(
+		(result) => result.kind === 'started' && result.tokenHash === undefined,
+	);
+	const firstPhaseEnd = callsElsewhere
+		? waitTill
+		: firstPhaseDeadline(startedAt, settings.timeoutMs, readFirstPhaseMs(batch.firstPhase));
 	const deployment = batch.deployment ?? 'crew';
 	const progress = liveProgress(context);
 	const phase = connection
@@ -129,16 +177,30 @@ export async function waitByCallback(context: IExecuteFunctions, started: readon
 		: [];
 	// Both lists are in item order, so the phase outcomes line up with the started kickoffs.
 	let position = 0;
-	const items = started.map((result) => (result.kind === 'error' ? { result } : { result, outcome: phase[position++] }));
+	const items = started.map((result) =>
+		result.kind === 'error' ? { result } : { result, outcome: phase[position++] },
+	);
 	if (callsElsewhere || !shouldPark(phase, tools.now(), waitTill)) {
-		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its stops.
-		const ended = phase.map((outcome): WaitOutcome => (outcome.kind === 'running' ? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError } : outcome));
-		const waitOutcomes = connection ? await stopCrewsLeft(context, connection, running, ended, stopping) : ended;
+		// The batch ended (or timed out, or was cancelled) while watched: polling's outcomes, and its
+		// stops.
+		const ended = phase.map(
+			(outcome): WaitOutcome =>
+				outcome.kind === 'running'
+					? { kind: 'timedOut', lastStatus: outcome.lastStatus, lastError: outcome.lastError }
+					: outcome,
+		);
+		const waitOutcomes = connection
+			? await stopCrewsLeft(context, connection, running, ended, stopping)
+			: ended;
 		tries.ended(running, waitOutcomes);
 		let runningIndex = 0;
 		const answered = items.map(({ result, outcome }): ItemOutcome => {
-			if (result.kind === 'error' || outcome === undefined) return { error: (result as { error: Error }).error };
-			return withOutputFields(outcomeToItem(node, result.kickoff, waitOutcomes[runningIndex++], settings.timeoutMs), result.outputFields);
+			if (result.kind === 'error' || outcome === undefined)
+				return { error: (result as { error: Error }).error };
+			return withOutputFields(
+				outcomeToItem(node, result.kickoff, waitOutcomes[runningIndex++], settings.timeoutMs),
+				result.outputFields,
+			);
 		});
 		for (const kickoff of running) await progress.finish(kickoff, answered[kickoff.itemIndex]);
 		return answered;
@@ -155,20 +217,36 @@ export async function waitByCallback(context: IExecuteFunctions, started: readon
 	// New objects, not the input items: n8n saves these with the waiting execution.
 	const parked = items.map(({ result, outcome }): INodeExecutionData => {
 		const { itemIndex } = result.kind === 'error' ? result : result.kickoff;
-		if (result.kind === 'error' || outcome === undefined) return parkedErrorItem(node, { error: (result as { error: Error }).error }, itemIndex);
+		if (result.kind === 'error' || outcome === undefined)
+			return parkedErrorItem(node, { error: (result as { error: Error }).error }, itemIndex);
 		if (outcome.kind !== 'running') {
-			const item = withOutputFields(outcomeToItem(node, result.kickoff, outcome, settings.timeoutMs), result.outputFields);
-			return 'json' in item ? { json: item.json, pairedItem: { item: itemIndex } } : parkedErrorItem(node, item, itemIndex);
+			const item = withOutputFields(
+				outcomeToItem(node, result.kickoff, outcome, settings.timeoutMs),
+				result.outputFields,
+			);
+			return 'json' in item
+				? { json: item.json, pairedItem: { item: itemIndex } }
+				: parkedErrorItem(node, item, itemIndex);
 		}
 		// Every run here calls this execution back (a batch with one that calls another does not park).
-		const awaited: AwaitedKickoff = { kickoffId: result.kickoff.kickoffId, tokenHash: result.tokenHash ?? '' };
+		const awaited: AwaitedKickoff = {
+			kickoffId: result.kickoff.kickoffId,
+			tokenHash: result.tokenHash ?? '',
+		};
 		// One item keeps the words it always had; a batch's say what its timeout item cannot know.
-		const plain = itemCount === 1 ? timeoutMarker(awaited, settings.timeoutMs) : batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
+		const plain =
+			itemCount === 1
+				? timeoutMarker(awaited, settings.timeoutMs)
+				: batchTimeoutMarker(awaited, settings.timeoutMs, awaitedCount);
 		const marker = stopping.stopAtTimeout ? withStopAdvice(plain) : plain;
 		return {
-			// A resumed run's item names the paused run, as its record will (parkedBatch.ts reads it back).
+			// A resumed run's item names the paused run, as its record will (parkedBatch.ts reads it
+			// back).
 			json: { ...awaitedItemJson(marker, result.kickoff.startedAt), ...result.outputFields },
-			error: new NodeOperationError(node, marker.message, { itemIndex, description: marker.description }),
+			error: new NodeOperationError(node, marker.message, {
+				itemIndex,
+				description: marker.description,
+			}),
 			pairedItem: { item: itemIndex },
 		};
 	});
@@ -177,9 +255,17 @@ export async function waitByCallback(context: IExecuteFunctions, started: readon
 	if (typeof context.setMetadata === 'function') context.setMetadata({ resumeUrl });
 	await context.putExecutionToWait(new Date(waitTill));
 	const shown: ItemOutcome[] = items.map(({ result, outcome }, itemIndex) =>
-		result.kind === 'started' && outcome?.kind === 'running' ? { json: waitingRecord(result.kickoff.kickoffId, waitTill) } : { json: parked[itemIndex].json },
+		result.kind === 'started' && outcome?.kind === 'running'
+			? { json: waitingRecord(result.kickoff.kickoffId, waitTill) }
+			: { json: parked[itemIndex].json },
 	);
 	// n8n's chat shows the first item's message while the execution waits.
-	const awaitedIds = items.flatMap(({ result, outcome }) => (result.kind === 'started' && outcome?.kind === 'running' ? [result.kickoff.kickoffId] : []));
-	return shown.map((item, itemIndex) => (itemIndex === 0 && 'json' in item ? { ...item, sendMessage: chatWhileParked(awaitedIds) } : item));
+	const awaitedIds = items.flatMap(({ result, outcome }) =>
+		result.kind === 'started' && outcome?.kind === 'running' ? [result.kickoff.kickoffId] : [],
+	);
+	return shown.map((item, itemIndex) =>
+		itemIndex === 0 && 'json' in item
+			? { ...item, sendMessage: chatWhileParked(awaitedIds) }
+			: item,
+	);
 }

@@ -11,11 +11,20 @@ import type { Sleep } from '../execution/cancellableSleep';
 export interface RunningKickoff {
 	itemIndex: number;
 	kickoffId: string;
-	/** Clock time of the kickoff's answer: the first poll is one interval after it, and the registration window counts from it. */
+	/**
+	 * Clock time of the kickoff's answer: the first poll is one interval after it, and the
+	 * registration window counts from it.
+	 */
 	startedAt: number;
-	/** When the first read is due, if not one interval after the kickoff: a callback's confirming read is made at once. */
+	/**
+	 * When the first read is due, if not one interval after the kickoff: a callback's confirming read
+	 * is made at once.
+	 */
 	firstReadAt?: number;
-	/** An earlier try of the node saw the service report this run (retryOnFail/earlierTries.ts): NOT FOUND is then a pause, not registration lag. */
+	/**
+	 * An earlier try of the node saw the service report this run (retryOnFail/earlierTries.ts): NOT
+	 * FOUND is then a pause, not registration lag.
+	 */
 	seen?: boolean;
 }
 
@@ -30,16 +39,25 @@ export type StatusReading =
 export type WaitOutcome =
 	| { kind: 'completed'; status: CrewStatus }
 	| { kind: 'failed'; status: CrewStatus }
-	/** Stopped on the service (REVOKED): by the Stop operation, the dashboard, or this node at its timeout. */
+	/**
+	 * Stopped on the service (REVOKED): by the Stop operation, the dashboard, or this node at its
+	 * timeout.
+	 */
 	| { kind: 'stopped'; status: CrewStatus }
 	/** Waiting for a human: only a Resume can move it on, so waiting longer is pointless. */
 	| { kind: 'paused'; status: CrewStatus }
 	/** NOT FOUND after the registration window, and never seen: the service knows no such run. */
 	| { kind: 'notFound'; status: CrewStatus; reads: number }
 	| { kind: 'error'; error: Error }
-	/** `stop`: what the stop the node sent at the timeout did (On Timeout: Stop the Crews); absent when none was sent. */
+	/**
+	 * `stop`: what the stop the node sent at the timeout did (On Timeout: Stop the Crews); absent
+	 * when none was sent.
+	 */
 	| { kind: 'timedOut'; lastStatus?: CrewStatus; lastError?: Error; stop?: StopResult }
-	/** `stop`: what the stop the node sent as the execution was cancelled did; absent when none was sent. */
+	/**
+	 * `stop`: what the stop the node sent as the execution was cancelled did; absent when none was
+	 * sent.
+	 */
 	| { kind: 'cancelled'; lastStatus?: CrewStatus; stop?: StopResult };
 
 export interface WaitDependencies {
@@ -63,10 +81,15 @@ interface Watch {
 }
 
 /** A record that ends the wait, or undefined while the crew may still move on. */
-export type EndingOutcome = Extract<WaitOutcome, { kind: 'completed' | 'failed' | 'stopped' | 'paused' | 'notFound' }>;
+export type EndingOutcome = Extract<
+	WaitOutcome,
+	{ kind: 'completed' | 'failed' | 'stopped' | 'paused' | 'notFound' }
+>;
 
 /** The states a status record ends a wait with, whatever came before. */
-export function isEndState(state: CrewStatus['state']): state is 'completed' | 'failed' | 'stopped' | 'paused' {
+export function isEndState(
+	state: CrewStatus['state'],
+): state is 'completed' | 'failed' | 'stopped' | 'paused' {
 	return state === 'completed' || state === 'failed' || state === 'stopped' || state === 'paused';
 }
 
@@ -77,13 +100,19 @@ export function isEndState(state: CrewStatus['state']): state is 'completed' | '
  * unknown run, or a pause for human input); the paused record is what the item and
  * the live progress then show.
  */
-export function readEnding(status: CrewStatus, memory: NotFoundMemory, sinceKickoffMs: number): { ending?: EndingOutcome; memory: NotFoundMemory } {
+export function readEnding(
+	status: CrewStatus,
+	memory: NotFoundMemory,
+	sinceKickoffMs: number,
+): { ending?: EndingOutcome; memory: NotFoundMemory } {
 	const next = rememberRead(memory, status);
 	if (isEndState(status.state)) return { ending: { kind: status.state, status }, memory: next };
 	if (status.state !== 'not_found') return { memory: next };
 	const verdict = judgeNotFound(next, sinceKickoffMs);
-	if (verdict === 'paused') return { ending: { kind: 'paused', status: pausedFromNotFound(status) }, memory: next };
-	if (verdict === 'unknownRun') return { ending: { kind: 'notFound', status, reads: next.notFoundReads }, memory: next };
+	if (verdict === 'paused')
+		return { ending: { kind: 'paused', status: pausedFromNotFound(status) }, memory: next };
+	if (verdict === 'unknownRun')
+		return { ending: { kind: 'notFound', status, reads: next.notFoundReads }, memory: next };
 	return { memory: next };
 }
 
@@ -104,7 +133,10 @@ export async function waitForCompletion(
 	kickoffs.forEach((kickoff, position) => {
 		watches.set(position, {
 			kickoff,
-			nextPollAt: Math.min(kickoff.firstReadAt ?? kickoff.startedAt + policy.pollIntervalMs, deadline),
+			nextPollAt: Math.min(
+				kickoff.firstReadAt ?? kickoff.startedAt + policy.pollIntervalMs,
+				deadline,
+			),
 			consecutiveFailures: 0,
 			notFound: firstMemory(kickoff.seen),
 		});
@@ -121,11 +153,16 @@ export async function waitForCompletion(
 		if (reading.kind === 'fatal') return settle(position, { kind: 'error', error: reading.error });
 		let delay: number;
 		if (reading.kind === 'status') {
-			const { ending, memory } = readEnding(reading.status, watch.notFound, readAt - watch.kickoff.startedAt);
+			const { ending, memory } = readEnding(
+				reading.status,
+				watch.notFound,
+				readAt - watch.kickoff.startedAt,
+			);
 			watch.notFound = memory;
 			// A tolerated NOT FOUND tells a person nothing; a pause read from one is shown as the pause.
 			const shown = ending?.status ?? reading.status;
-			if (dependencies.onStatus && shown.state !== 'not_found') await dependencies.onStatus(watch.kickoff, shown);
+			if (dependencies.onStatus && shown.state !== 'not_found')
+				await dependencies.onStatus(watch.kickoff, shown);
 			if (ending) return settle(position, ending);
 			if (reading.status.state !== 'not_found') watch.lastStatus = reading.status;
 			watch.consecutiveFailures = 0;
@@ -136,20 +173,29 @@ export async function waitForCompletion(
 			delay = retryDelay(policy, watch.consecutiveFailures, reading.retryAfterMs);
 		}
 		if (readAt >= deadline) {
-			return settle(position, { kind: 'timedOut', lastStatus: watch.lastStatus, lastError: watch.lastError });
+			return settle(position, {
+				kind: 'timedOut',
+				lastStatus: watch.lastStatus,
+				lastError: watch.lastError,
+			});
 		}
 		watch.nextPollAt = Math.min(readAt + delay, deadline);
 	};
 
 	while (watches.size > 0) {
 		if (dependencies.isCancelled()) {
-			for (const [position, watch] of [...watches]) settle(position, { kind: 'cancelled', lastStatus: watch.lastStatus });
+			for (const [position, watch] of [...watches])
+				settle(position, { kind: 'cancelled', lastStatus: watch.lastStatus });
 			break;
 		}
 		const now = dependencies.now();
 		const due = [...watches].filter(([, watch]) => watch.nextPollAt <= now);
 		if (due.length > 0) {
-			await mapWithConcurrency(due, dependencies.maxConcurrentReads, async ([position, watch]) => await poll(position, watch));
+			await mapWithConcurrency(
+				due,
+				dependencies.maxConcurrentReads,
+				async ([position, watch]) => await poll(position, watch),
+			);
 			continue;
 		}
 		const wakeAt = Math.min(...[...watches.values()].map((watch) => watch.nextPollAt));

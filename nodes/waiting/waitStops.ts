@@ -18,10 +18,16 @@ export interface StopSettings {
 	stopOnCancel: boolean;
 }
 
-/** The positions of the outcomes whose crew is to be stopped: still running at a timeout or at a cancel, as the settings say. */
+/**
+ * The positions of the outcomes whose crew is to be stopped: still running at a timeout or at a
+ * cancel, as the settings say.
+ */
 export function crewsToStop(outcomes: readonly WaitOutcome[], settings: StopSettings): number[] {
 	return outcomes.flatMap((outcome, position) =>
-		(outcome.kind === 'timedOut' && settings.stopAtTimeout) || (outcome.kind === 'cancelled' && settings.stopOnCancel) ? [position] : [],
+		(outcome.kind === 'timedOut' && settings.stopAtTimeout) ||
+		(outcome.kind === 'cancelled' && settings.stopOnCancel)
+			? [position]
+			: [],
 	);
 }
 
@@ -40,12 +46,20 @@ export async function stopCrewsLeft(
 ): Promise<WaitOutcome[]> {
 	const positions = crewsToStop(outcomes, settings);
 	if (positions.length === 0) return [...outcomes];
-	const sender = positions.some((position) => outcomes[position].kind === 'cancelled') ? outlivingCancel(context) : context;
-	const results = await stopStartedCrews(sender, connection, positions.map((position) => running[position]), clock);
+	const sender = positions.some((position) => outcomes[position].kind === 'cancelled')
+		? outlivingCancel(context)
+		: context;
+	const results = await stopStartedCrews(
+		sender,
+		connection,
+		positions.map((position) => running[position]),
+		clock,
+	);
 	const stopped = [...outcomes];
 	positions.forEach((position, index) => {
 		const outcome = stopped[position];
-		if (outcome.kind === 'timedOut' || outcome.kind === 'cancelled') stopped[position] = { ...outcome, stop: results[index] };
+		if (outcome.kind === 'timedOut' || outcome.kind === 'cancelled')
+			stopped[position] = { ...outcome, stop: results[index] };
 	});
 	return stopped;
 }
@@ -62,7 +76,13 @@ export async function stopOnCancel(
 	isCancelled: () => boolean,
 ): Promise<boolean> {
 	if (!connection || running.length === 0 || !isCancelled() || !settings.stopOnCancel) return false;
-	await stopCrewsLeft(context, connection, running, running.map((): WaitOutcome => ({ kind: 'cancelled' })), settings);
+	await stopCrewsLeft(
+		context,
+		connection,
+		running,
+		running.map((): WaitOutcome => ({ kind: 'cancelled' })),
+		settings,
+	);
 	return true;
 }
 
@@ -71,6 +91,9 @@ export async function stopOnCancel(
  * flight at the cancel is let finish (bounded by Kickoff Timeout), so that its crew,
  * started on the service anyway, is known and stopped; n8n would abort it unanswered.
  */
-export function kickoffSender(context: IExecuteFunctions, settings: StopSettings): IExecuteFunctions {
+export function kickoffSender(
+	context: IExecuteFunctions,
+	settings: StopSettings,
+): IExecuteFunctions {
 	return settings.stopOnCancel ? outlivingCancel(context) : context;
 }

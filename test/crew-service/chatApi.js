@@ -46,25 +46,50 @@ const CHAT_KEYS = Object.keys(DEFAULT_CHAT);
  */
 function resolveChatOptions(value) {
 	if (value === null || value === undefined) return null;
-	if (typeof value !== 'object' || Array.isArray(value)) throw new TypeError('option chat must be an object or null');
+	if (typeof value !== 'object' || Array.isArray(value))
+		throw new TypeError('option chat must be an object or null');
 	const v = /** @type {Record<string, unknown>} */ (value);
-	for (const key of Object.keys(v)) if (!CHAT_KEYS.includes(key)) throw new TypeError(`unknown chat option "${key}"`);
-	if (v.textFrames !== undefined && !['token', 'llm_stream_chunk', 'both'].includes(/** @type {string} */ (v.textFrames))) {
+	for (const key of Object.keys(v))
+		if (!CHAT_KEYS.includes(key)) throw new TypeError(`unknown chat option "${key}"`);
+	if (
+		v.textFrames !== undefined &&
+		!['token', 'llm_stream_chunk', 'both'].includes(/** @type {string} */ (v.textFrames))
+	) {
 		throw new TypeError('option chat.textFrames must be token, llm_stream_chunk or both');
 	}
 	for (const key of ['conversational', 'textAtEnd', 'hold', 'inclusiveResume']) {
-		if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new TypeError(`option chat.${key} must be a boolean`);
+		if (v[key] !== undefined && typeof v[key] !== 'boolean')
+			throw new TypeError(`option chat.${key} must be a boolean`);
 	}
-	if (v.paceMs !== undefined && !(Number.isInteger(v.paceMs) && /** @type {number} */ (v.paceMs) >= 0)) throw new TypeError('option chat.paceMs must be a non-negative integer');
-	if (v.failTurn !== undefined && v.failTurn !== null && typeof v.failTurn !== 'string') throw new TypeError('option chat.failTurn must be a string or null');
-	if (v.cutStreamAfterFrames !== undefined && v.cutStreamAfterFrames !== null && !(Number.isInteger(v.cutStreamAfterFrames) && /** @type {number} */ (v.cutStreamAfterFrames) >= 1)) {
+	if (
+		v.paceMs !== undefined &&
+		!(Number.isInteger(v.paceMs) && /** @type {number} */ (v.paceMs) >= 0)
+	)
+		throw new TypeError('option chat.paceMs must be a non-negative integer');
+	if (v.failTurn !== undefined && v.failTurn !== null && typeof v.failTurn !== 'string')
+		throw new TypeError('option chat.failTurn must be a string or null');
+	if (
+		v.cutStreamAfterFrames !== undefined &&
+		v.cutStreamAfterFrames !== null &&
+		!(
+			Number.isInteger(v.cutStreamAfterFrames) &&
+			/** @type {number} */ (v.cutStreamAfterFrames) >= 1
+		)
+	) {
 		throw new TypeError('option chat.cutStreamAfterFrames must be a positive integer or null');
 	}
-	return /** @type {Required<ChatOptions>} */ ({ ...DEFAULT_CHAT, ...Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) });
+	return /** @type {Required<ChatOptions>} */ ({
+		...DEFAULT_CHAT,
+		...Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)),
+	});
 }
 
 /** @param {number} status @param {unknown} value @returns {Answer} */
-const json = (status, value) => ({ status, body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
+const json = (status, value) => ({
+	status,
+	body: JSON.stringify(value),
+	headers: { 'content-type': 'application/json' },
+});
 
 /** Redis stream ids `<n>-<n>`, compared part by part. @param {string} a @param {string} b */
 function compareIds(a, b) {
@@ -95,7 +120,12 @@ class ChatDeployment {
 		const chat = this.deps.options();
 		// No chat configured: a crew or a plain flow, which (as far as is known) has no /inspect.
 		if (!chat) return json(404, { detail: 'Not Found' });
-		return json(200, { flow: { name: 'SupportFlow', chat: { conversational: chat.conversational, handle_turn: chat.conversational } } });
+		return json(200, {
+			flow: {
+				name: 'SupportFlow',
+				chat: { conversational: chat.conversational, handle_turn: chat.conversational },
+			},
+		});
 	}
 
 	/** @returns {Answer} */
@@ -113,8 +143,12 @@ class ChatDeployment {
 		if (!chat || !chat.conversational) return json(404, { detail: 'Not Found' });
 		const session = this.sessions.get(sessionId);
 		if (!session) return json(404, { detail: `Session not found: ${sessionId}` });
-		const message = body !== null && typeof body === 'object' ? /** @type {Record<string, unknown>} */ (body).message : undefined;
-		if (typeof message !== 'string' || message.trim() === '') return json(422, { detail: 'message: Field required' });
+		const message =
+			body !== null && typeof body === 'object'
+				? /** @type {Record<string, unknown>} */ (body).message
+				: undefined;
+		if (typeof message !== 'string' || message.trim() === '')
+			return json(422, { detail: 'message: Field required' });
 		if (session.active) return json(409, { detail: 'A turn is already running in this session' });
 		session.messages.push({ role: 'user', content: message });
 		/** @type {Turn} */
@@ -141,7 +175,10 @@ class ChatDeployment {
 	history(sessionId) {
 		const session = this.sessions.get(sessionId);
 		if (!session) return json(404, { detail: `Session not found: ${sessionId}` });
-		return json(200, { messages: session.messages, active_kickoff_id: session.active ? session.active.kickoffId : null });
+		return json(200, {
+			messages: session.messages,
+			active_kickoff_id: session.active ? session.active.kickoffId : null,
+		});
 	}
 
 	/**
@@ -161,8 +198,15 @@ class ChatDeployment {
 		const lastId = query.get('last_event_id') || '0-0';
 		const inclusive = chat !== null && chat.inclusiveResume;
 		turn.connections += 1;
-		const cutAfter = chat && chat.cutStreamAfterFrames !== null && turn.connections === 1 ? chat.cutStreamAfterFrames : null;
-		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+		const cutAfter =
+			chat && chat.cutStreamAfterFrames !== null && turn.connections === 1
+				? chat.cutStreamAfterFrames
+				: null;
+		res.writeHead(200, {
+			'content-type': 'text/event-stream',
+			'cache-control': 'no-cache',
+			connection: 'keep-alive',
+		});
 		res.write(': connected\n\n');
 		let sent = 0;
 		let cut = false;
@@ -206,8 +250,10 @@ class ChatDeployment {
 		/** @type {Array<Record<string, unknown>>} */
 		const text = [];
 		for (const piece of pieces(reply)) {
-			if (chat.textFrames !== 'token') text.push({ type: 'llm_stream_chunk', data: { chunk: piece } });
-			if (chat.textFrames !== 'llm_stream_chunk') text.push({ type: 'token', data: { content: piece } });
+			if (chat.textFrames !== 'token')
+				text.push({ type: 'llm_stream_chunk', data: { chunk: piece } });
+			if (chat.textFrames !== 'llm_stream_chunk')
+				text.push({ type: 'token', data: { content: piece } });
 		}
 		let seq = 0;
 		/** @param {Record<string, unknown>} data */
@@ -281,7 +327,14 @@ class ChatDeployment {
 			id: s.id,
 			messages: s.messages.map((m) => ({ ...m })),
 			activeKickoffId: s.active ? s.active.kickoffId : null,
-			turns: s.turns.map((t) => ({ kickoffId: t.kickoffId, message: t.message, over: t.over, held: t.held, frames: t.frames.length, connections: t.connections })),
+			turns: s.turns.map((t) => ({
+				kickoffId: t.kickoffId,
+				message: t.message,
+				over: t.over,
+				held: t.held,
+				frames: t.frames.length,
+				connections: t.connections,
+			})),
 		}));
 	}
 
@@ -312,11 +365,18 @@ function matchChatRoute(path) {
 	} catch {
 		// kept raw: it matches no session
 	}
-	const route = match[2] === 'message' ? 'chatMessage' : match[2] === 'history' ? 'chatHistory' : 'chatStream';
+	const route =
+		match[2] === 'message' ? 'chatMessage' : match[2] === 'history' ? 'chatHistory' : 'chatStream';
 	return { route, sessionId };
 }
 
 /** @type {Record<string, string>} */
-const CHAT_METHODS = { inspect: 'GET', chatStart: 'POST', chatMessage: 'POST', chatStream: 'GET', chatHistory: 'GET' };
+const CHAT_METHODS = {
+	inspect: 'GET',
+	chatStart: 'POST',
+	chatMessage: 'POST',
+	chatStream: 'GET',
+	chatHistory: 'GET',
+};
 
 module.exports = { ChatDeployment, resolveChatOptions, matchChatRoute, CHAT_METHODS, compareIds };

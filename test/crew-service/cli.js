@@ -84,12 +84,17 @@ async function main() {
 			webhookTargets: str('webhook-targets'),
 			maxFileBytes: integer(str('max-file-bytes'), '--max-file-bytes'),
 			multipartKickoff: str('multipart'),
-			tokens: { organization: process.env.CREW_ORG_TOKEN || undefined, user: process.env.CREW_USER_TOKEN || undefined },
+			tokens: {
+				organization: process.env.CREW_ORG_TOKEN || undefined,
+				user: process.env.CREW_USER_TOKEN || undefined,
+			},
 		});
 	} catch (err) {
 		// Option typos are usage errors; anything else (EADDRINUSE) is a runtime failure.
 		if (err instanceof TypeError) return fail(err.message);
-		process.stderr.write(`crew-server: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+		process.stderr.write(
+			`crew-server: cannot start: ${err instanceof Error ? err.message : String(err)}\n`,
+		);
 		process.exit(1);
 	}
 

@@ -32,9 +32,19 @@ function errorBody(shape, status, message) {
  */
 function missingInputsBody(shape, missing) {
 	if (shape === 'fastapi') {
-		return { detail: missing.map((name) => ({ loc: ['body', 'inputs', name], msg: 'Field required', type: 'missing' })) };
+		return {
+			detail: missing.map((name) => ({
+				loc: ['body', 'inputs', name],
+				msg: 'Field required',
+				type: 'missing',
+			})),
+		};
 	}
-	return { error: 'Validation Error', message: 'Missing required inputs', details: { missing_inputs: missing } };
+	return {
+		error: 'Validation Error',
+		message: 'Missing required inputs',
+		details: { missing_inputs: missing },
+	};
 }
 
 /**
@@ -56,9 +66,19 @@ function executionNotFoundBody(shape, kickoffId) {
  */
 function missingFieldsBody(shape, missing) {
 	if (shape === 'fastapi') {
-		return { detail: missing.map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })) };
+		return {
+			detail: missing.map((name) => ({
+				loc: ['body', name],
+				msg: 'Field required',
+				type: 'missing',
+			})),
+		};
 	}
-	return { error: 'Validation Error', message: 'Missing required fields', details: { missing_fields: missing } };
+	return {
+		error: 'Validation Error',
+		message: 'Missing required fields',
+		details: { missing_fields: missing },
+	};
 }
 
 /**
@@ -74,11 +94,15 @@ function validationErrorBody(shape, message) {
 const NOT_WAITING_MESSAGE = 'Execution is not waiting for human input';
 // The answers of an accepted /resume (docs/development/service-api.md#post-resume: status "resumed" or "retrying").
 const RESUMED = Object.freeze({ status: 'resumed', message: 'Execution resumed successfully' });
-const RETRYING = Object.freeze({ status: 'retrying', message: 'Task will be retried with feedback' });
+const RETRYING = Object.freeze({
+	status: 'retrying',
+	message: 'Task will be retried with feedback',
+});
 
 /** @param {number} status */
 function defaultFaultMessage(status) {
-	if (status >= 500 && status !== 501) return `${reason(status)}: server-side failure, please contact support`;
+	if (status >= 500 && status !== 501)
+		return `${reason(status)}: server-side failure, please contact support`;
 	if (status === 429) return 'Too many requests, slow down';
 	return reason(status);
 }

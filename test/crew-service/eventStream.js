@@ -38,7 +38,8 @@ function readAuth(value, where, basicAllowed) {
 	if (value === undefined || value === null) return null;
 	if (!isPlainObject(value)) throw new TypeError(`"${where}.authentication" must be an object`);
 	if (value.strategy === 'bearer') {
-		if (typeof value.token !== 'string' || value.token === '') throw new TypeError(`"${where}.authentication.token" must be a non-empty string`);
+		if (typeof value.token !== 'string' || value.token === '')
+			throw new TypeError(`"${where}.authentication.token" must be a non-empty string`);
 		return { strategy: 'bearer', token: value.token };
 	}
 	if (value.strategy === 'basic' && basicAllowed) {
@@ -64,19 +65,28 @@ function readCallbackConfig(body) {
 		if (!isPlainObject(webhooks)) throw new TypeError('"webhooks" must be an object');
 		if (typeof webhooks.url !== 'string') throw new TypeError('"webhooks.url" must be a string');
 		const events = webhooks.events === undefined ? [] : webhooks.events;
-		if (!Array.isArray(events) || events.some((e) => typeof e !== 'string')) throw new TypeError('"webhooks.events" must be an array of strings');
-		if (webhooks.realtime !== undefined && typeof webhooks.realtime !== 'boolean') throw new TypeError('"webhooks.realtime" must be a boolean');
+		if (!Array.isArray(events) || events.some((e) => typeof e !== 'string'))
+			throw new TypeError('"webhooks.events" must be an array of strings');
+		if (webhooks.realtime !== undefined && typeof webhooks.realtime !== 'boolean')
+			throw new TypeError('"webhooks.realtime" must be a boolean');
 		config.stream = {
 			url: webhooks.url,
 			events: /** @type {string[]} */ (events),
 			realtime: webhooks.realtime === true,
-			auth: /** @type {StreamConfig['auth']} */ (readAuth(webhooks.authentication, 'webhooks', false)),
+			auth: /** @type {StreamConfig['auth']} */ (
+				readAuth(webhooks.authentication, 'webhooks', false)
+			),
 		};
 	}
 	if (humanInputWebhook !== undefined) {
-		if (!isPlainObject(humanInputWebhook)) throw new TypeError('"humanInputWebhook" must be an object');
-		if (typeof humanInputWebhook.url !== 'string') throw new TypeError('"humanInputWebhook.url" must be a string');
-		config.humanInput = { url: humanInputWebhook.url, auth: readAuth(humanInputWebhook.authentication, 'humanInputWebhook', true) };
+		if (!isPlainObject(humanInputWebhook))
+			throw new TypeError('"humanInputWebhook" must be an object');
+		if (typeof humanInputWebhook.url !== 'string')
+			throw new TypeError('"humanInputWebhook.url" must be a string');
+		config.humanInput = {
+			url: humanInputWebhook.url,
+			auth: readAuth(humanInputWebhook.authentication, 'humanInputWebhook', true),
+		};
 	}
 	return config;
 }
@@ -105,8 +115,16 @@ function describeCallbacks(config) {
 	/** @param {CallbackAuth | null} auth */
 	const strategy = (auth) => (auth ? auth.strategy : null);
 	return {
-		stream: config.stream && { url: config.stream.url, events: [...config.stream.events], realtime: config.stream.realtime, auth: strategy(config.stream.auth) },
-		humanInput: config.humanInput && { url: config.humanInput.url, auth: strategy(config.humanInput.auth) },
+		stream: config.stream && {
+			url: config.stream.url,
+			events: [...config.stream.events],
+			realtime: config.stream.realtime,
+			auth: strategy(config.stream.auth),
+		},
+		humanInput: config.humanInput && {
+			url: config.humanInput.url,
+			auth: strategy(config.humanInput.auth),
+		},
 	};
 }
 
@@ -114,11 +132,18 @@ function describeCallbacks(config) {
 function authHeader(auth) {
 	if (!auth) return {};
 	if (auth.strategy === 'bearer') return { authorization: `Bearer ${auth.token}` };
-	return { authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` };
+	return {
+		authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`,
+	};
 }
 
 /** The final task's output, as the open-source emitter puts it in crew_kickoff_completed (a TaskOutput). */
-function taskOutputObject(/** @type {number} */ taskIndex, /** @type {string} */ raw, /** @type {object | null} */ json, /** @type {string} */ described) {
+function taskOutputObject(
+	/** @type {number} */ taskIndex,
+	/** @type {string} */ raw,
+	/** @type {object | null} */ json,
+	/** @type {string} */ described,
+) {
 	return {
 		...taskOutputHeader(taskIndex, described),
 		raw,
@@ -148,22 +173,44 @@ function streamEventsOf(run, event, legacy) {
 	if (event.kind === 'step') {
 		const task = TASKS[event.taskIndex];
 		const base = { task_id: task.id, task_name: task.name, agent_role: task.agent };
-		if (event.taskIndex === 0 && event.stepIndex === 0) out.push({ type: 'crew_kickoff_started', data: { crew_name: crewName, inputs: { ...run.inputs } } });
+		if (event.taskIndex === 0 && event.stepIndex === 0)
+			out.push({
+				type: 'crew_kickoff_started',
+				data: { crew_name: crewName, inputs: { ...run.inputs } },
+			});
 		if (event.stepIndex === 0) out.push({ type: 'task_started', data: { ...base, context: '' } });
-		out.push({ type: 'tool_usage_started', data: { ...base, tool_name: legacy.tool, tool_args: legacy.tool_input } });
-		out.push({ type: 'tool_usage_finished', data: { ...base, tool_name: legacy.tool, tool_args: legacy.tool_input, output: legacy.result, from_cache: false } });
+		out.push({
+			type: 'tool_usage_started',
+			data: { ...base, tool_name: legacy.tool, tool_args: legacy.tool_input },
+		});
+		out.push({
+			type: 'tool_usage_finished',
+			data: {
+				...base,
+				tool_name: legacy.tool,
+				tool_args: legacy.tool_input,
+				output: legacy.result,
+				from_cache: false,
+			},
+		});
 		return out;
 	}
 	if (event.kind === 'task') {
 		const task = TASKS[event.taskIndex];
 		const output = taskOutputObject(event.taskIndex, legacy.output, legacy.output_json, described);
-		out.push({ type: 'task_completed', data: { task_id: task.id, task_name: task.name, agent_role: task.agent, output } });
+		out.push({
+			type: 'task_completed',
+			data: { task_id: task.id, task_name: task.name, agent_role: task.agent, output },
+		});
 		return out;
 	}
 	const last = TASKS.length - 1;
 	if (run.plan.outcome === 'failure') {
 		const task = TASKS[last];
-		out.push({ type: 'task_failed', data: { task_id: task.id, task_name: task.name, error: run.plan.error } });
+		out.push({
+			type: 'task_failed',
+			data: { task_id: task.id, task_name: task.name, error: run.plan.error },
+		});
 		out.push({ type: 'crew_kickoff_failed', data: { crew_name: crewName, error: run.plan.error } });
 		return out;
 	}
@@ -171,12 +218,21 @@ function streamEventsOf(run, event, legacy) {
 	out.push({ type: 'report_draft_ready', data: { words: legacy.result.split(' ').length } });
 	out.push({
 		type: 'crew_kickoff_completed',
-		data: { crew_name: crewName, output: taskOutputObject(last, legacy.result, legacy.result_json, described), total_tokens: legacy.token_usage.total_tokens },
+		data: {
+			crew_name: crewName,
+			output: taskOutputObject(last, legacy.result, legacy.result_json, described),
+			total_tokens: legacy.token_usage.total_tokens,
+		},
 	});
 	return out;
 }
 
-const TERMINAL = new Set(['crew_kickoff_completed', 'crew_kickoff_failed', 'flow_finished', 'flow_failed']);
+const TERMINAL = new Set([
+	'crew_kickoff_completed',
+	'crew_kickoff_failed',
+	'flow_finished',
+	'flow_failed',
+]);
 
 /** Fisher–Yates; the stream promises no order, so the reference shows none. @template T @param {T[]} list */
 function shuffled(list) {
@@ -229,7 +285,10 @@ class EventStream {
 	 */
 	carryOver(from, to, given) {
 		const config = this.configOf(from);
-		const carried = { stream: given.stream || config.stream, humanInput: given.humanInput || config.humanInput };
+		const carried = {
+			stream: given.stream || config.stream,
+			humanInput: given.humanInput || config.humanInput,
+		};
 		this.register(to, carried);
 		return carried;
 	}
@@ -260,19 +319,38 @@ class EventStream {
 			const events = streamEventsOf(run, event, legacy)
 				// Stamped before filtering: every event of a run at least 1 ms after the one before,
 				// so sorting by timestamp gives back the true order (the source's timestamps increase too).
-				.map((e) => ({ id: randomUUID(), execution_id: run.kickoffId, timestamp: this.stamp(run), type: e.type, data: e.data }))
+				.map((e) => ({
+					id: randomUUID(),
+					execution_id: run.kickoffId,
+					timestamp: this.stamp(run),
+					type: e.type,
+					data: e.data,
+				}))
 				.filter((e) => stream.events.length === 0 || stream.events.includes(e.type));
 			for (const streamEvent of events) this.enqueue(run, stream, streamEvent);
 		}
 		if (pausesHere && config.humanInput && config.humanInput.live) {
 			// As the live service calls the top-level humanInputWebhookUrl: a UUID task_id, meta, no Authorization.
-			const payload = { kickoff_id: run.kickoffId, execution_id: run.kickoffId, task_id: liveTaskId(run, event.taskIndex), task_output: legacy.output, meta: run.meta === undefined ? null : run.meta };
+			const payload = {
+				kickoff_id: run.kickoffId,
+				execution_id: run.kickoffId,
+				task_id: liveTaskId(run, event.taskIndex),
+				task_output: legacy.output,
+				meta: run.meta === undefined ? null : run.meta,
+			};
 			this.config.dispatcher.deliver('humanInput', config.humanInput.url, run.kickoffId, payload);
 		} else if (pausesHere && config.humanInput) {
 			const task = TASKS[event.taskIndex];
 			// LHITL names "execution ID, task ID, task output" in prose only; these keys are our choice.
 			const payload = { execution_id: run.kickoffId, task_id: task.id, output: legacy.output };
-			this.config.dispatcher.deliver('humanInput', config.humanInput.url, run.kickoffId, payload, authHeader(config.humanInput.auth), config.humanInput.auth ? config.humanInput.auth.strategy : undefined);
+			this.config.dispatcher.deliver(
+				'humanInput',
+				config.humanInput.url,
+				run.kickoffId,
+				payload,
+				authHeader(config.humanInput.auth),
+				config.humanInput.auth ? config.humanInput.auth.strategy : undefined,
+			);
 		}
 	}
 
@@ -308,7 +386,14 @@ class EventStream {
 
 	/** @param {Run} run @param {StreamConfig} stream @param {StreamEvent[]} events */
 	post(run, stream, events) {
-		this.config.dispatcher.deliver('stream', stream.url, run.kickoffId, { events }, authHeader(stream.auth), stream.auth ? stream.auth.strategy : undefined);
+		this.config.dispatcher.deliver(
+			'stream',
+			stream.url,
+			run.kickoffId,
+			{ events },
+			authHeader(stream.auth),
+			stream.auth ? stream.auth.strategy : undefined,
+		);
 	}
 
 	/** Drops every buffered batch (reset, close). */
@@ -318,4 +403,10 @@ class EventStream {
 	}
 }
 
-module.exports = { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks, streamEventsOf };
+module.exports = {
+	EventStream,
+	readCallbackConfig,
+	redactCallbackSecrets,
+	describeCallbacks,
+	streamEventsOf,
+};

@@ -5,7 +5,21 @@
 /** @typedef {import('./index').Route} Route */
 /** @typedef {Fault & { times: number }} QueuedFault */
 
-const FAULT_ROUTES = ['inputs', 'kickoff', 'status', 'resume', 'stop', 'files', 'fileDownload', 'inspect', 'chatStart', 'chatMessage', 'chatStream', 'chatHistory', 'any'];
+const FAULT_ROUTES = [
+	'inputs',
+	'kickoff',
+	'status',
+	'resume',
+	'stop',
+	'files',
+	'fileDownload',
+	'inspect',
+	'chatStart',
+	'chatMessage',
+	'chatStream',
+	'chatHistory',
+	'any',
+];
 const STATUS_SPELLINGS = ['contract', 'wild'];
 const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson'];
 
@@ -16,26 +30,48 @@ const FAULT_KINDS = ['status', 'reset', 'hang', 'delay', 'emptyBody', 'notJson']
  * @returns {QueuedFault}
  */
 function normalizeFault(input) {
-	if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new TypeError('fault must be an object');
+	if (input === null || typeof input !== 'object' || Array.isArray(input))
+		throw new TypeError('fault must be an object');
 	const f = /** @type {Record<string, any>} */ (input);
-	const known = ['route', 'spelling', 'kind', 'times', 'status', 'body', 'contentType', 'headers', 'delayMs', 'afterProcessing', 'echoRequest'];
-	for (const key of Object.keys(f)) if (!known.includes(key)) throw new TypeError(`unknown fault field "${key}"`);
-	if (!FAULT_ROUTES.includes(f.route)) throw new TypeError(`fault.route must be one of ${FAULT_ROUTES.join(', ')}`);
+	const known = [
+		'route',
+		'spelling',
+		'kind',
+		'times',
+		'status',
+		'body',
+		'contentType',
+		'headers',
+		'delayMs',
+		'afterProcessing',
+		'echoRequest',
+	];
+	for (const key of Object.keys(f))
+		if (!known.includes(key)) throw new TypeError(`unknown fault field "${key}"`);
+	if (!FAULT_ROUTES.includes(f.route))
+		throw new TypeError(`fault.route must be one of ${FAULT_ROUTES.join(', ')}`);
 	if (f.spelling !== undefined) {
 		if (f.route !== 'status') throw new TypeError('fault.spelling is only for route "status"');
-		if (!STATUS_SPELLINGS.includes(f.spelling)) throw new TypeError(`fault.spelling must be one of ${STATUS_SPELLINGS.join(', ')}`);
+		if (!STATUS_SPELLINGS.includes(f.spelling))
+			throw new TypeError(`fault.spelling must be one of ${STATUS_SPELLINGS.join(', ')}`);
 	}
-	if (!FAULT_KINDS.includes(f.kind)) throw new TypeError(`fault.kind must be one of ${FAULT_KINDS.join(', ')}`);
+	if (!FAULT_KINDS.includes(f.kind))
+		throw new TypeError(`fault.kind must be one of ${FAULT_KINDS.join(', ')}`);
 	const times = f.times === undefined ? 1 : f.times;
-	if (!Number.isInteger(times) || times < 1) throw new TypeError('fault.times must be a positive integer');
-	if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 200 && f.status <= 599)) {
+	if (!Number.isInteger(times) || times < 1)
+		throw new TypeError('fault.times must be a positive integer');
+	if (
+		f.status !== undefined &&
+		!(Number.isInteger(f.status) && f.status >= 200 && f.status <= 599)
+	) {
 		throw new TypeError('fault.status must be an integer 200..599');
 	}
 	if (f.kind === 'delay' && !(Number.isInteger(f.delayMs) && f.delayMs >= 0)) {
 		throw new TypeError('a delay fault needs delayMs, a non-negative integer');
 	}
 	for (const key of ['body', 'contentType']) {
-		if (f[key] !== undefined && typeof f[key] !== 'string') throw new TypeError(`fault.${key} must be a string`);
+		if (f[key] !== undefined && typeof f[key] !== 'string')
+			throw new TypeError(`fault.${key} must be a string`);
 	}
 	if (f.headers !== undefined) {
 		if (f.headers === null || typeof f.headers !== 'object' || Array.isArray(f.headers)) {
@@ -48,7 +84,10 @@ function normalizeFault(input) {
 	if (f.afterProcessing !== undefined && typeof f.afterProcessing !== 'boolean') {
 		throw new TypeError('fault.afterProcessing must be a boolean');
 	}
-	if (f.echoRequest !== undefined && (f.kind !== 'status' || typeof f.echoRequest !== 'boolean' || f.body !== undefined)) {
+	if (
+		f.echoRequest !== undefined &&
+		(f.kind !== 'status' || typeof f.echoRequest !== 'boolean' || f.body !== undefined)
+	) {
 		throw new TypeError('fault.echoRequest is a boolean, for a status fault without a body');
 	}
 	return /** @type {QueuedFault} */ ({ ...f, times });
@@ -74,7 +113,9 @@ class FaultQueue {
 	 */
 	take(route, spelling) {
 		const index = this.queue.findIndex(
-			(f) => f.route === 'any' || (f.route === route && (f.spelling === undefined || f.spelling === spelling)),
+			(f) =>
+				f.route === 'any' ||
+				(f.route === route && (f.spelling === undefined || f.spelling === spelling)),
 		);
 		if (index === -1) return undefined;
 		const fault = this.queue[index];

@@ -73,8 +73,27 @@ class FlowFeedback {
 		};
 		const payload =
 			options.shape === 'flat'
-				? { event_type: 'new_request', ...request, status: 'pending', flow_class: 'ReferenceFlow', output, emit: EMIT, callback_url: callbackUrl, response_token: token, deployment_id: 1, deployment_name: 'Reference Flow', assigned_to_email: 'reviewer@example.com', assigned_at: createdAt }
-				: { event: 'new_request', request: { ...request, output, emit_options: EMIT }, deployment: { id: 1, name: 'Reference Flow', organization_id: 1 }, callback_url: callbackUrl, assigned_to_email: 'reviewer@example.com' };
+				? {
+						event_type: 'new_request',
+						...request,
+						status: 'pending',
+						flow_class: 'ReferenceFlow',
+						output,
+						emit: EMIT,
+						callback_url: callbackUrl,
+						response_token: token,
+						deployment_id: 1,
+						deployment_name: 'Reference Flow',
+						assigned_to_email: 'reviewer@example.com',
+						assigned_at: createdAt,
+					}
+				: {
+						event: 'new_request',
+						request: { ...request, output, emit_options: EMIT },
+						deployment: { id: 1, name: 'Reference Flow', organization_id: 1 },
+						callback_url: callbackUrl,
+						assigned_to_email: 'reviewer@example.com',
+					};
 		const timestamp = Math.floor(this.config.now() / 1000);
 		const signature = sign(options.secret, timestamp, JSON.stringify(payload));
 		/** @type {Record<string, string>} */
@@ -83,10 +102,22 @@ class FlowFeedback {
 				? { 'X-CrewAI-Signature': signature, 'X-CrewAI-Timestamp': String(timestamp) }
 				: { 'X-Signature': signature, 'X-Timestamp': String(timestamp) };
 		/** @type {FeedbackRequestRecord} */
-		const record = { id, kickoffId: run.kickoffId, taskId: /** @type {FeedbackRequestRecord['taskId']} */ (TASKS[taskIndex].id), answers: [] };
+		const record = {
+			id,
+			kickoffId: run.kickoffId,
+			taskId: /** @type {FeedbackRequestRecord['taskId']} */ (TASKS[taskIndex].id),
+			answers: [],
+		};
 		this.requests.push(record);
 		this.byId.set(id, { run, token, record });
-		this.config.dispatcher.deliver('feedbackRequest', options.url, run.kickoffId, payload, headers, 'signature');
+		this.config.dispatcher.deliver(
+			'feedbackRequest',
+			options.url,
+			run.kickoffId,
+			payload,
+			headers,
+			'signature',
+		);
 	}
 
 	/**
@@ -100,10 +131,15 @@ class FlowFeedback {
 		const url = new URL(rawUrl, 'http://reference.invalid');
 		const match = RESPOND_PATH.exec(url.pathname);
 		if (!match) return null;
-		if (method !== 'POST') return { ...json(405, { error: 'method_not_allowed' }), headers: { 'content-type': 'application/json', allow: 'POST' } };
+		if (method !== 'POST')
+			return {
+				...json(405, { error: 'method_not_allowed' }),
+				headers: { 'content-type': 'application/json', allow: 'POST' },
+			};
 		const entry = this.byId.get(decodeURIComponent(match[1]));
 		const given = url.searchParams.get('token');
-		if (!entry || given !== entry.token) return json(401, { error: 'unauthorized', message: 'Invalid response token' });
+		if (!entry || given !== entry.token)
+			return json(401, { error: 'unauthorized', message: 'Invalid response token' });
 		/** @type {unknown} */
 		let body;
 		try {
@@ -111,16 +147,33 @@ class FlowFeedback {
 		} catch {
 			body = undefined;
 		}
-		const feedback = body !== null && typeof body === 'object' ? /** @type {Record<string, unknown>} */ (body).feedback : undefined;
-		if (typeof feedback !== 'string') return json(422, { error: 'invalid_request', message: '"feedback" (a string) is required' });
+		const feedback =
+			body !== null && typeof body === 'object'
+				? /** @type {Record<string, unknown>} */ (body).feedback
+				: undefined;
+		if (typeof feedback !== 'string')
+			return json(422, { error: 'invalid_request', message: '"feedback" (a string) is required' });
 		const { record } = entry;
 		record.answers.push({ feedback, status: record.answers.length === 0 ? 200 : 409 });
-		if (record.answers.length > 1) return json(409, { error: 'already_responded', message: 'This request was already answered' });
-		const outcome = EMIT.includes(feedback.trim().toLowerCase()) ? feedback.trim().toLowerCase() : null;
+		if (record.answers.length > 1)
+			return json(409, {
+				error: 'already_responded',
+				message: 'This request was already answered',
+			});
+		const outcome = EMIT.includes(feedback.trim().toLowerCase())
+			? feedback.trim().toLowerCase()
+			: null;
 		this.config.answer(entry.run, feedback);
 		return json(200, {
 			status: 'accepted',
-			request: { id: record.id, status: 'responded', feedback, outcome, responded_at: new Date(this.config.now()).toISOString(), responded_via: 'api' },
+			request: {
+				id: record.id,
+				status: 'responded',
+				feedback,
+				outcome,
+				responded_at: new Date(this.config.now()).toISOString(),
+				responded_via: 'api',
+			},
 		});
 	}
 

@@ -33,15 +33,21 @@ function notUuidMessage(field, value) {
  * @returns {{ invalidFormat: string } | { notUuid: string } | { inputsId: string | null, restoreFromStateId: string | null }}
  */
 function readStateRequest(inputs, restoreFromStateId) {
-	if (restoreFromStateId !== undefined && restoreFromStateId !== null && typeof restoreFromStateId !== 'string') {
+	if (
+		restoreFromStateId !== undefined &&
+		restoreFromStateId !== null &&
+		typeof restoreFromStateId !== 'string'
+	) {
 		return { invalidFormat: '"restoreFromStateId" must be a string' };
 	}
 	const given = Object.prototype.hasOwnProperty.call(inputs, 'id') ? inputs.id : null;
 	// A flow deployment takes typed inputs, so an id may come as a number; the vendor's words quote it as text.
-	if (given !== null && !isUuid(given)) return { notUuid: notUuidMessage('inputs.id', String(given)) };
+	if (given !== null && !isUuid(given))
+		return { notUuid: notUuidMessage('inputs.id', String(given)) };
 	const inputsId = /** @type {string | null} */ (given);
 	const restore = typeof restoreFromStateId === 'string' ? restoreFromStateId : null;
-	if (restore !== null && !isUuid(restore)) return { notUuid: notUuidMessage('restoreFromStateId', restore) };
+	if (restore !== null && !isUuid(restore))
+		return { notUuid: notUuidMessage('restoreFromStateId', restore) };
 	return { inputsId, restoreFromStateId: restore };
 }
 
@@ -89,7 +95,12 @@ class FlowStates {
 		this.saved.set(stateId, state);
 		return {
 			stateId,
-			mode: request.restoreFromStateId !== null ? 'fork' : request.inputsId !== null ? 'resume' : 'fresh',
+			mode:
+				request.restoreFromStateId !== null
+					? 'fork'
+					: request.inputsId !== null
+						? 'resume'
+						: 'fresh',
 			requestedFrom: sourceId,
 			restoredFrom: source ? sourceId : null,
 			state,
@@ -147,7 +158,11 @@ const FLOW_NAME = 'reference_flow';
  * @param {readonly string[]} [fileFields]
  */
 function flowStateDefaults(fileFields = []) {
-	return Object.fromEntries(stateFields(fileFields).filter((f) => f.name !== 'id').map((f) => [f.name, structuredClone(f.default)]));
+	return Object.fromEntries(
+		stateFields(fileFields)
+			.filter((f) => f.name !== 'id')
+			.map((f) => [f.name, structuredClone(f.default)]),
+	);
 }
 
 /**
@@ -157,7 +172,10 @@ function flowStateDefaults(fileFields = []) {
  * @returns {ReadonlyArray<{ name: string, type: 'str' | 'int' | 'list' | 'file', default: unknown }>}
  */
 function stateFields(fileFields) {
-	return [...FLOW_STATE_FIELDS, ...fileFields.map((name) => ({ name, type: /** @type {const} */ ('file'), default: null }))];
+	return [
+		...FLOW_STATE_FIELDS,
+		...fileFields.map((name) => ({ name, type: /** @type {const} */ ('file'), default: null })),
+	];
 }
 
 /**
@@ -193,14 +211,23 @@ function flowInputsTypeError(inputs) {
 		if (field.name === 'id' || !Object.prototype.hasOwnProperty.call(inputs, field.name)) continue;
 		const value = inputs[field.name];
 		const ok =
-			field.type === 'str' ? typeof value === 'string'
-				: field.type === 'int' ? (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value.trim()))
+			field.type === 'str'
+				? typeof value === 'string'
+				: field.type === 'int'
+					? (typeof value === 'number' && Number.isInteger(value)) ||
+						(typeof value === 'string' && /^-?\d+$/.test(value.trim()))
 					: Array.isArray(value);
 		if (ok) continue;
-		const kind = { str: 'a valid string', int: 'a valid integer', list: 'a valid list' }[field.type];
-		problems.push(`${field.name}\n  Input should be ${kind} [type=${field.type === 'str' ? 'string' : field.type === 'int' ? 'int' : 'list'}_type, input_value=${JSON.stringify(value)}, input_type=${pythonTypeOf(value)}]`);
+		const kind = { str: 'a valid string', int: 'a valid integer', list: 'a valid list' }[
+			field.type
+		];
+		problems.push(
+			`${field.name}\n  Input should be ${kind} [type=${field.type === 'str' ? 'string' : field.type === 'int' ? 'int' : 'list'}_type, input_value=${JSON.stringify(value)}, input_type=${pythonTypeOf(value)}]`,
+		);
 	}
-	return problems.length === 0 ? null : `${problems.length} validation error${problems.length > 1 ? 's' : ''} for FlowState\n${problems.join('\n')}`;
+	return problems.length === 0
+		? null
+		: `${problems.length} validation error${problems.length > 1 ? 's' : ''} for FlowState\n${problems.join('\n')}`;
 }
 
 /** A deployed flow's state as its final method reports it (live: `result` is that method's text). @param {FlowState} state */
@@ -226,7 +253,13 @@ function liveFlowRecord(run, at) {
 			state: 'RUNNING',
 			status: 'Task is Running',
 			...blank,
-			progress: { unit: 'step', completed, total: null, remaining: null, current: FLOW_METHODS[completed] },
+			progress: {
+				unit: 'step',
+				completed,
+				total: null,
+				remaining: null,
+				current: FLOW_METHODS[completed],
+			},
 		};
 	}
 	const { plan } = run;
@@ -254,17 +287,30 @@ function flowStreamEventsOf(run, event, legacy) {
 	if (event.kind === 'step') {
 		/** @type {{ type: string, data: Record<string, unknown> }[]} */
 		const out = [];
-		if (event.taskIndex === 0 && event.stepIndex === 0) out.push({ type: 'flow_started', data: { ...base, inputs: { ...run.inputs } } });
-		if (event.stepIndex === 0) out.push({ type: 'method_execution_started', data: { ...base, method_name: FLOW_METHODS[event.taskIndex], state, params: {} } });
+		if (event.taskIndex === 0 && event.stepIndex === 0)
+			out.push({ type: 'flow_started', data: { ...base, inputs: { ...run.inputs } } });
+		if (event.stepIndex === 0)
+			out.push({
+				type: 'method_execution_started',
+				data: { ...base, method_name: FLOW_METHODS[event.taskIndex], state, params: {} },
+			});
 		return out;
 	}
 	if (event.kind === 'task') {
-		return [{ type: 'method_execution_finished', data: { ...base, method_name: FLOW_METHODS[event.taskIndex], result: legacy.output, state } }];
+		return [
+			{
+				type: 'method_execution_finished',
+				data: { ...base, method_name: FLOW_METHODS[event.taskIndex], result: legacy.output, state },
+			},
+		];
 	}
 	if (run.plan.outcome === 'failure') {
 		const method = FLOW_METHODS[FLOW_METHODS.length - 1];
 		return [
-			{ type: 'method_execution_failed', data: { ...base, method_name: method, error: run.plan.error } },
+			{
+				type: 'method_execution_failed',
+				data: { ...base, method_name: method, error: run.plan.error },
+			},
 			{ type: 'flow_failed', data: { ...base, error: run.plan.error } },
 		];
 	}
@@ -283,7 +329,10 @@ function markFlowDeployment(run, dialect) {
 
 /** @param {Run} run @returns {{ dialect: 'documented' | 'live' } | null} */
 function flowDeploymentOf(run) {
-	return /** @type {{ flowDeployment?: { dialect: 'documented' | 'live' } }} */ (run).flowDeployment ?? null;
+	return (
+		/** @type {{ flowDeployment?: { dialect: 'documented' | 'live' } }} */ (run).flowDeployment ??
+		null
+	);
 }
 
 module.exports = {

@@ -5,7 +5,16 @@
  * The implementation is plain CommonJS in this folder; this file is its API.
  */
 
-export type Route = 'inputs' | 'kickoff' | 'status' | 'resume' | 'stop' | 'other' | 'files' | 'fileDownload' | ChatRoute;
+export type Route =
+	| 'inputs'
+	| 'kickoff'
+	| 'status'
+	| 'resume'
+	| 'stop'
+	| 'other'
+	| 'files'
+	| 'fileDownload'
+	| ChatRoute;
 
 /** A file a kickoff brought, as the run records it (README, "Files"). */
 export interface ReceivedFile {
@@ -65,7 +74,14 @@ export interface ChatSessionRecord {
 	id: string;
 	messages: Array<{ role: 'user' | 'assistant'; content: string }>;
 	activeKickoffId: string | null;
-	turns: Array<{ kickoffId: string; message: string; over: boolean; held: boolean; frames: number; connections: number }>;
+	turns: Array<{
+		kickoffId: string;
+		message: string;
+		over: boolean;
+		held: boolean;
+		frames: number;
+		connections: number;
+	}>;
 }
 export type TokenType = 'organization' | 'user';
 export type RunOutcome = 'success' | 'failure' | 'revoked' | 'never';
@@ -116,7 +132,13 @@ export interface RunPlan {
 }
 
 /** A plan with every default filled in; `flow: true` only for a flow (absent for a crew); `registrationDelayMs` only when the run has its own. */
-export type ResolvedRunPlan = Required<Omit<RunPlan, 'humanInput' | 'flow' | 'registrationDelayMs'>> & { humanInput: { taskId: TaskId; taskIds: TaskId[] } | null; flow?: true; registrationDelayMs?: number };
+export type ResolvedRunPlan = Required<
+	Omit<RunPlan, 'humanInput' | 'flow' | 'registrationDelayMs'>
+> & {
+	humanInput: { taskId: TaskId; taskIds: TaskId[] } | null;
+	flow?: true;
+	registrationDelayMs?: number;
+};
 
 /** A persisted flow's state: the run's inputs (but `id`) over the restored state's fields. */
 export interface FlowState {
@@ -243,7 +265,12 @@ export interface CrewServiceOptions {
 	 * 'crewai' (X-CrewAI-Signature/X-CrewAI-Timestamp); shape: 'nested' (current doc, default) or 'flat'
 	 * (Jan-12 doc, what the third party saw). The timestamp follows the service clock (`now`). null: off.
 	 */
-	flowFeedback?: { url: string; secret: string; headers?: 'current' | 'crewai'; shape?: 'nested' | 'flat' } | null;
+	flowFeedback?: {
+		url: string;
+		secret: string;
+		headers?: 'current' | 'crewai';
+		shape?: 'nested' | 'flat';
+	} | null;
 	/** null (default): a crew, /inspect 404. An object: a deployed conversational flow with a chat API (see ChatOptions). */
 	chat?: ChatOptions | null;
 	/**
@@ -266,11 +293,18 @@ export interface CrewServiceOptions {
 	flowFileFields?: string[];
 }
 
-export type ResolvedCrewServiceOptions = Required<Omit<CrewServiceOptions, 'plan' | 'tokens' | 'eventStream' | 'flowFeedback' | 'chat'>> & {
+export type ResolvedCrewServiceOptions = Required<
+	Omit<CrewServiceOptions, 'plan' | 'tokens' | 'eventStream' | 'flowFeedback' | 'chat'>
+> & {
 	chat: Required<ChatOptions> | null;
 	tokens: { organization: string; user: string };
 	eventStream: { flushMs: number; shuffle: boolean; duplicate: boolean };
-	flowFeedback: { url: string; secret: string; headers: 'current' | 'crewai'; shape: 'nested' | 'flat' } | null;
+	flowFeedback: {
+		url: string;
+		secret: string;
+		headers: 'current' | 'crewai';
+		shape: 'nested' | 'flat';
+	} | null;
 	plan: CrewServiceOptions['plan'];
 };
 
@@ -438,7 +472,14 @@ export interface WebhookDelivery {
 	kickoffId: string;
 	/** Real time (Date.now()) of the call, not the service clock. */
 	at: number;
-	payload: StepWebhookPayload | TaskWebhookPayload | CrewWebhookPayload | { events: StreamEvent[] } | HumanInputPayload | LiveHumanInputPayload | Record<string, unknown>;
+	payload:
+		| StepWebhookPayload
+		| TaskWebhookPayload
+		| CrewWebhookPayload
+		| { events: StreamEvent[] }
+		| HumanInputPayload
+		| LiveHumanInputPayload
+		| Record<string, unknown>;
 	/** How the call was authenticated: bearer or basic (stream, human input), signature (flow feedback); absent for none (legacy URLs). */
 	auth?: 'bearer' | 'basic' | 'signature';
 	/** The receiver's HTTP status; null while in flight or when no answer came. */
@@ -449,7 +490,16 @@ export interface WebhookDelivery {
 
 export interface Fault {
 	/** 'any' also matches unknown paths, never the /_reference/ admin routes. */
-	route: 'inputs' | 'kickoff' | 'status' | 'resume' | 'stop' | 'files' | 'fileDownload' | ChatRoute | 'any';
+	route:
+		| 'inputs'
+		| 'kickoff'
+		| 'status'
+		| 'resume'
+		| 'stop'
+		| 'files'
+		| 'fileDownload'
+		| ChatRoute
+		| 'any';
 	/**
 	 * Only with route 'status': strike only requests at this path spelling ('contract' `/{id}/status`,
 	 * 'wild' `/status/{id}`). Without it a status fault strikes either spelling, served or not, as a
@@ -521,7 +571,10 @@ export interface CrewService {
 	 * Resolves with webhookDeliveries as soon as predicate(webhookDeliveries) is true (checked now and
 	 * on every new or settled delivery); rejects after timeoutMs (default 2000) listing what came, or on close().
 	 */
-	waitForWebhooks(predicate: (deliveries: WebhookDelivery[]) => boolean, timeoutMs?: number): Promise<WebhookDelivery[]>;
+	waitForWebhooks(
+		predicate: (deliveries: WebhookDelivery[]) => boolean,
+		timeoutMs?: number,
+	): Promise<WebhookDelivery[]>;
 	count(route: Route, method?: string): number;
 	/** Queued; each matching request uses up the first matching fault. Throws on an invalid fault. */
 	injectFault(fault: Fault): void;

@@ -54,7 +54,11 @@ function taskEnd(durationMs, k, taskCount) {
 function usageOf(steps) {
 	const prompt = steps * PROMPT_TOKENS_PER_STEP;
 	const completion = steps * COMPLETION_TOKENS_PER_STEP;
-	return { total_tokens: prompt + completion, prompt_tokens: prompt, completion_tokens: completion };
+	return {
+		total_tokens: prompt + completion,
+		prompt_tokens: prompt,
+		completion_tokens: completion,
+	};
 }
 
 /**
@@ -70,13 +74,18 @@ function eventsOf(run, at, tasks) {
 	/** @type {Array<Record<string, unknown>>} */
 	const events = [];
 	/** @param {string} type @param {number} runMs @param {Record<string, unknown>} [extra] */
-	const add = (type, runMs, extra = {}) => events.push({ type, timestamp: iso(run.createdAt + runMs), crew_name: crewName, ...extra });
+	const add = (type, runMs, extra = {}) =>
+		events.push({ type, timestamp: iso(run.createdAt + runMs), crew_name: crewName, ...extra });
 	if (at.phase === 'pending') return events;
 	add('crew_kickoff_started', 0);
 	const finished = at.phase === 'finished';
 	// Tasks begun: on a finished success all; a failure and a revoke stop on the last task.
 	const lastTask = tasks.length - 1;
-	const completed = finished ? (outcome === 'success' ? tasks.length : lastTask) : (at.completedTasks ?? 0);
+	const completed = finished
+		? outcome === 'success'
+			? tasks.length
+			: lastTask
+		: (at.completedTasks ?? 0);
 	for (let i = 0; i < tasks.length; i++) {
 		if (i > completed || (i === completed && finished && outcome === 'success')) break;
 		const task = { task_name: tasks[i].id, agent_role: tasks[i].agent };
@@ -107,14 +116,21 @@ function liveRecord(run, at, now, crew) {
 	const { plan } = run;
 	const total = tasks.length;
 	const finished = at.phase === 'finished';
-	const completed = finished ? (plan.outcome === 'success' ? total : total - 1) : at.phase === 'running' ? at.completedTasks : 0;
+	const completed = finished
+		? plan.outcome === 'success'
+			? total
+			: total - 1
+		: at.phase === 'running'
+			? at.completedTasks
+			: 0;
 	const events = eventsOf(run, at, tasks);
 	/** @type {Record<string, number>} */
 	const byType = {};
 	for (const event of events) byType[String(event.type)] = (byType[String(event.type)] ?? 0) + 1;
 	const current = !finished && at.phase === 'running' ? tasks[completed] : undefined;
 	// Steps run so far: two per task done, and the failing task's own two.
-	const steps = completed * STEPS_PER_TASK + (finished && plan.outcome === 'failure' ? STEPS_PER_TASK : 0);
+	const steps =
+		completed * STEPS_PER_TASK + (finished && plan.outcome === 'failure' ? STEPS_PER_TASK : 0);
 	const lastDone = completed > 0 ? tasks[completed - 1] : undefined;
 	let state = 'RUNNING';
 	/** @type {string | null} */
@@ -131,7 +147,11 @@ function liveRecord(run, at, now, crew) {
 		state,
 		status,
 		result: succeeded ? (flow ? JSON.stringify(flow.state) : crew.result) : null,
-		result_json: succeeded ? (flow ? structuredClone(flow.state) : (plan.resultJson ?? null)) : null,
+		result_json: succeeded
+			? flow
+				? structuredClone(flow.state)
+				: (plan.resultJson ?? null)
+			: null,
 		usage_metrics: usageOf(steps),
 		progress: {
 			unit: 'task',
@@ -142,18 +162,27 @@ function liveRecord(run, at, now, crew) {
 			current_agent: current ? current.agent : null,
 			started_at: iso(run.createdAt),
 			updated_at: iso(finished ? run.createdAt + plan.durationMs : now),
-			duration_seconds: Math.round((Math.max(0, (finished ? run.createdAt + plan.durationMs : now) - run.createdAt) / 1000) * 10) / 10,
+			duration_seconds:
+				Math.round(
+					(Math.max(0, (finished ? run.createdAt + plan.durationMs : now) - run.createdAt) / 1000) *
+						10,
+				) / 10,
 		},
 		last_event: events.length > 0 ? events[events.length - 1] : null,
 		// The 100 most recent, as the platform keeps them.
 		events: events.slice(-100),
 		events_count: events.length,
 		events_by_type: byType,
-		triggered_by: { type: run.tokenType === 'user' ? 'user' : 'service_account', id: run.tokenType === 'user' ? 'user-1' : 'service-account-1' },
+		triggered_by: {
+			type: run.tokenType === 'user' ? 'user' : 'service_account',
+			id: run.tokenType === 'user' ? 'user-1' : 'service-account-1',
+		},
 		execution_origin: 'api',
 		source: 'memory',
 		last_step: current ? { task_name: current.id, agent_role: current.agent } : null,
-		last_executed_task: lastDone ? { name: lastDone.id, output: succeeded && completed === total ? crew.result : null, meta } : null,
+		last_executed_task: lastDone
+			? { name: lastDone.id, output: succeeded && completed === total ? crew.result : null, meta }
+			: null,
 	};
 }
 
@@ -173,7 +202,9 @@ function inRegistrationLag(readNumber, lagReads) {
  * @param {string | undefined} authorization
  */
 function unauthorizedBody(authorization) {
-	return authorization === undefined || authorization.trim() === '' ? NO_AUTHORIZATION_BODY : WRONG_TOKEN_BODY;
+	return authorization === undefined || authorization.trim() === ''
+		? NO_AUTHORIZATION_BODY
+		: WRONG_TOKEN_BODY;
 }
 
 module.exports = {

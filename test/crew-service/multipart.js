@@ -47,7 +47,10 @@ function boundaryOf(contentType) {
 
 /** @param {string | undefined} contentType */
 function isMultipart(contentType) {
-	return typeof contentType === 'string' && splitParams(contentType)[0].toLowerCase() === 'multipart/form-data';
+	return (
+		typeof contentType === 'string' &&
+		splitParams(contentType)[0].toLowerCase() === 'multipart/form-data'
+	);
 }
 
 /**
@@ -81,7 +84,8 @@ function splitParams(value) {
 
 /** @param {string} value */
 function unquote(value) {
-	if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) return value.slice(1, -1).replace(/\\(.)/g, '$1');
+	if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+		return value.slice(1, -1).replace(/\\(.)/g, '$1');
 	return value;
 }
 
@@ -97,7 +101,8 @@ function parsePartHeaders(block) {
 	for (const line of block.split('\r\n')) {
 		if (line === '') continue;
 		const colon = line.indexOf(':');
-		if (colon <= 0) throw new MultipartError(`malformed part header line: ${JSON.stringify(line.slice(0, 80))}`);
+		if (colon <= 0)
+			throw new MultipartError(`malformed part header line: ${JSON.stringify(line.slice(0, 80))}`);
 		headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
 	}
 	let name = null;
@@ -105,7 +110,8 @@ function parsePartHeaders(block) {
 	const disposition = headers['content-disposition'];
 	if (disposition !== undefined) {
 		const [kind, ...params] = splitParams(disposition);
-		if (kind.toLowerCase() !== 'form-data') throw new MultipartError(`part disposition is "${kind}", not form-data`);
+		if (kind.toLowerCase() !== 'form-data')
+			throw new MultipartError(`part disposition is "${kind}", not form-data`);
 		/** @type {string | null} */
 		let extended = null;
 		for (const param of params) {
@@ -178,7 +184,8 @@ class MultipartParser {
 					// Everything but a possible delimiter start at the end is surely content.
 					const keep = Math.min(data.length - pos, this.delimiter.length - 1);
 					const safeEnd = data.length - keep;
-					if (this.state === 'content' && safeEnd > pos) this.handlers.onPartData(data.subarray(pos, safeEnd));
+					if (this.state === 'content' && safeEnd > pos)
+						this.handlers.onPartData(data.subarray(pos, safeEnd));
 					this.hold(data.subarray(safeEnd));
 					return;
 				}
@@ -203,7 +210,8 @@ class MultipartParser {
 					this.state = 'epilogue';
 					return;
 				}
-				if (data[i] !== 0x0d || data[i + 1] !== 0x0a) throw new MultipartError('a boundary is followed by neither a line break nor "--"');
+				if (data[i] !== 0x0d || data[i + 1] !== 0x0a)
+					throw new MultipartError('a boundary is followed by neither a line break nor "--"');
 				pos = i + 2;
 				this.state = 'headers';
 				continue;
@@ -216,11 +224,13 @@ class MultipartParser {
 			}
 			const end = data.indexOf(HEADER_END, pos);
 			if (end < 0) {
-				if (data.length - pos > MAX_HEADER_BYTES) throw new MultipartError(`a part's headers are over ${MAX_HEADER_BYTES} bytes`);
+				if (data.length - pos > MAX_HEADER_BYTES)
+					throw new MultipartError(`a part's headers are over ${MAX_HEADER_BYTES} bytes`);
 				this.hold(data.subarray(pos));
 				return;
 			}
-			if (end - pos > MAX_HEADER_BYTES) throw new MultipartError(`a part's headers are over ${MAX_HEADER_BYTES} bytes`);
+			if (end - pos > MAX_HEADER_BYTES)
+				throw new MultipartError(`a part's headers are over ${MAX_HEADER_BYTES} bytes`);
 			this.startPart(data.subarray(pos, end).toString('utf8'));
 			pos = end + HEADER_END.length;
 		}
@@ -269,9 +279,20 @@ class MultipartParser {
 	/** Throws when the body ended before its closing delimiter. */
 	end() {
 		if (this.state !== 'epilogue') {
-			throw new MultipartError(this.parts === 0 ? 'the body has no multipart boundary' : 'the body ended before its closing boundary');
+			throw new MultipartError(
+				this.parts === 0
+					? 'the body has no multipart boundary'
+					: 'the body ended before its closing boundary',
+			);
 		}
 	}
 }
 
-module.exports = { MultipartParser, MultipartError, boundaryOf, isMultipart, parsePartHeaders, MAX_HEADER_BYTES };
+module.exports = {
+	MultipartParser,
+	MultipartError,
+	boundaryOf,
+	isMultipart,
+	parsePartHeaders,
+	MAX_HEADER_BYTES,
+};

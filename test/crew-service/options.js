@@ -23,11 +23,30 @@ const ENUMS = {
 };
 
 const KNOWN_KEYS = [
-	'host', 'port', 'tokens', 'inputs', 'inputsShape', 'recordShape', 'statusPaths',
-	'errorShape', 'durationMs', 'plan', 'now', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect',
-	'deployment', 'chat',
-	'registrationLagReads', 'registrationDelayMs', 'coldStartMs', 'stopRoute',
-	'maxFileBytes', 'multipartKickoff', 'flowFileFields',
+	'host',
+	'port',
+	'tokens',
+	'inputs',
+	'inputsShape',
+	'recordShape',
+	'statusPaths',
+	'errorShape',
+	'durationMs',
+	'plan',
+	'now',
+	'webhookTargets',
+	'eventStream',
+	'flowFeedback',
+	'dialect',
+	'deployment',
+	'chat',
+	'registrationLagReads',
+	'registrationDelayMs',
+	'coldStartMs',
+	'stopRoute',
+	'maxFileBytes',
+	'multipartKickoff',
+	'flowFileFields',
 ];
 // true: POST /stop/{id} is served; false: the deployment has no such route (404); 'methodNotAllowed': 405.
 const STOP_ROUTES = [true, false, 'methodNotAllowed'];
@@ -88,7 +107,9 @@ function validatePartial(partial) {
 	for (const [key, allowed] of Object.entries(ENUMS)) {
 		const value = partial[key];
 		if (value !== undefined && !allowed.includes(/** @type {string} */ (value))) {
-			throw new TypeError(`option ${key} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+			throw new TypeError(
+				`option ${key} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`,
+			);
 		}
 	}
 	if (partial.host !== undefined && (typeof partial.host !== 'string' || partial.host === '')) {
@@ -97,29 +118,54 @@ function validatePartial(partial) {
 	if (partial.port !== undefined && !isIntegerIn(partial.port, 0, 65535)) {
 		throw new TypeError('option port must be an integer 0..65535');
 	}
-	if (partial.durationMs !== undefined && !isIntegerIn(partial.durationMs, 0, Number.MAX_SAFE_INTEGER)) {
+	if (
+		partial.durationMs !== undefined &&
+		!isIntegerIn(partial.durationMs, 0, Number.MAX_SAFE_INTEGER)
+	) {
 		throw new TypeError('option durationMs must be a non-negative integer');
 	}
-	if (partial.registrationLagReads !== undefined && !isIntegerIn(partial.registrationLagReads, 0, 1000)) {
+	if (
+		partial.registrationLagReads !== undefined &&
+		!isIntegerIn(partial.registrationLagReads, 0, 1000)
+	) {
 		throw new TypeError('option registrationLagReads must be an integer 0..1000');
 	}
-	if (partial.registrationDelayMs !== undefined && !isIntegerIn(partial.registrationDelayMs, 0, 600_000)) {
+	if (
+		partial.registrationDelayMs !== undefined &&
+		!isIntegerIn(partial.registrationDelayMs, 0, 600_000)
+	) {
 		throw new TypeError('option registrationDelayMs must be an integer 0..600000');
 	}
 	if (partial.coldStartMs !== undefined && !isIntegerIn(partial.coldStartMs, 0, 600_000)) {
 		throw new TypeError('option coldStartMs must be an integer 0..600000');
 	}
-	if (partial.maxFileBytes !== undefined && partial.maxFileBytes !== null && !isIntegerIn(partial.maxFileBytes, 0, Number.MAX_SAFE_INTEGER)) {
+	if (
+		partial.maxFileBytes !== undefined &&
+		partial.maxFileBytes !== null &&
+		!isIntegerIn(partial.maxFileBytes, 0, Number.MAX_SAFE_INTEGER)
+	) {
 		throw new TypeError('option maxFileBytes must be null or a non-negative integer');
 	}
 	if (partial.flowFileFields !== undefined) {
 		const fields = partial.flowFileFields;
-		if (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string' || f === '' || ['topic', 'count', 'id', 'history'].includes(f))) {
-			throw new TypeError('option flowFileFields must be an array of field names other than topic, count, id and history');
+		if (
+			!Array.isArray(fields) ||
+			fields.some(
+				(f) => typeof f !== 'string' || f === '' || ['topic', 'count', 'id', 'history'].includes(f),
+			)
+		) {
+			throw new TypeError(
+				'option flowFileFields must be an array of field names other than topic, count, id and history',
+			);
 		}
 	}
-	if (partial.stopRoute !== undefined && !STOP_ROUTES.includes(/** @type {boolean | string} */ (partial.stopRoute))) {
-		throw new TypeError(`option stopRoute must be one of true, false, 'methodNotAllowed'; got ${JSON.stringify(partial.stopRoute)}`);
+	if (
+		partial.stopRoute !== undefined &&
+		!STOP_ROUTES.includes(/** @type {boolean | string} */ (partial.stopRoute))
+	) {
+		throw new TypeError(
+			`option stopRoute must be one of true, false, 'methodNotAllowed'; got ${JSON.stringify(partial.stopRoute)}`,
+		);
 	}
 	for (const fn of ['plan', 'now']) {
 		if (partial[fn] !== undefined && typeof partial[fn] !== 'function') {
@@ -128,7 +174,8 @@ function validatePartial(partial) {
 	}
 	if (partial.tokens !== undefined) validateTokens(partial.tokens);
 	if (partial.eventStream !== undefined) validateEventStream(partial.eventStream);
-	if (partial.flowFeedback !== undefined && partial.flowFeedback !== null) validateFlowFeedback(partial.flowFeedback);
+	if (partial.flowFeedback !== undefined && partial.flowFeedback !== null)
+		validateFlowFeedback(partial.flowFeedback);
 	if (partial.inputs !== undefined) validateInputs(partial.inputs);
 	if (partial.chat !== undefined) resolveChatOptions(partial.chat);
 }
@@ -139,7 +186,8 @@ function validateTokens(tokens) {
 		throw new TypeError('option tokens must be an object');
 	}
 	for (const [type, value] of Object.entries(tokens)) {
-		if (type !== 'organization' && type !== 'user') throw new TypeError(`unknown token type "${type}"`);
+		if (type !== 'organization' && type !== 'user')
+			throw new TypeError(`unknown token type "${type}"`);
 		if (value === undefined) continue;
 		// No whitespace: the bearer parser splits on it, so such a token could never match.
 		if (typeof value !== 'string' || !/^\S+$/.test(value)) {
@@ -150,28 +198,38 @@ function validateTokens(tokens) {
 
 /** @param {unknown} value */
 function validateEventStream(value) {
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError('option eventStream must be an object');
+	if (value === null || typeof value !== 'object' || Array.isArray(value))
+		throw new TypeError('option eventStream must be an object');
 	const v = /** @type {Record<string, unknown>} */ (value);
 	for (const key of Object.keys(v)) {
-		if (!['flushMs', 'shuffle', 'duplicate'].includes(key)) throw new TypeError(`unknown eventStream option "${key}"`);
+		if (!['flushMs', 'shuffle', 'duplicate'].includes(key))
+			throw new TypeError(`unknown eventStream option "${key}"`);
 	}
-	if (v.flushMs !== undefined && !isIntegerIn(v.flushMs, 0, 60_000)) throw new TypeError('option eventStream.flushMs must be an integer 0..60000');
+	if (v.flushMs !== undefined && !isIntegerIn(v.flushMs, 0, 60_000))
+		throw new TypeError('option eventStream.flushMs must be an integer 0..60000');
 	for (const key of ['shuffle', 'duplicate']) {
-		if (v[key] !== undefined && typeof v[key] !== 'boolean') throw new TypeError(`option eventStream.${key} must be a boolean`);
+		if (v[key] !== undefined && typeof v[key] !== 'boolean')
+			throw new TypeError(`option eventStream.${key} must be a boolean`);
 	}
 }
 
 /** @param {unknown} value */
 function validateFlowFeedback(value) {
-	if (typeof value !== 'object' || Array.isArray(value)) throw new TypeError('option flowFeedback must be an object or null');
+	if (typeof value !== 'object' || Array.isArray(value))
+		throw new TypeError('option flowFeedback must be an object or null');
 	const v = /** @type {Record<string, unknown>} */ (value);
 	for (const key of Object.keys(v)) {
-		if (!['url', 'secret', 'headers', 'shape'].includes(key)) throw new TypeError(`unknown flowFeedback option "${key}"`);
+		if (!['url', 'secret', 'headers', 'shape'].includes(key))
+			throw new TypeError(`unknown flowFeedback option "${key}"`);
 	}
-	if (typeof v.url !== 'string' || v.url === '') throw new TypeError('option flowFeedback.url must be a non-empty string');
-	if (typeof v.secret !== 'string' || !v.secret.startsWith('whsec_')) throw new TypeError('option flowFeedback.secret must be a "whsec_..." string');
-	if (v.headers !== undefined && v.headers !== 'current' && v.headers !== 'crewai') throw new TypeError('option flowFeedback.headers must be current or crewai');
-	if (v.shape !== undefined && v.shape !== 'nested' && v.shape !== 'flat') throw new TypeError('option flowFeedback.shape must be nested or flat');
+	if (typeof v.url !== 'string' || v.url === '')
+		throw new TypeError('option flowFeedback.url must be a non-empty string');
+	if (typeof v.secret !== 'string' || !v.secret.startsWith('whsec_'))
+		throw new TypeError('option flowFeedback.secret must be a "whsec_..." string');
+	if (v.headers !== undefined && v.headers !== 'current' && v.headers !== 'crewai')
+		throw new TypeError('option flowFeedback.headers must be current or crewai');
+	if (v.shape !== undefined && v.shape !== 'nested' && v.shape !== 'flat')
+		throw new TypeError('option flowFeedback.shape must be nested or flat');
 }
 
 /** @param {unknown} inputs */
@@ -181,7 +239,8 @@ function validateInputs(inputs) {
 		if (input === null || typeof input !== 'object' || typeof input.name !== 'string') {
 			throw new TypeError('each input must be an object with a string name');
 		}
-		if (input.type !== undefined && typeof input.type !== 'string') throw new TypeError('input type must be a string');
+		if (input.type !== undefined && typeof input.type !== 'string')
+			throw new TypeError('input type must be a string');
 		if (input.required !== undefined && typeof input.required !== 'boolean') {
 			throw new TypeError('input required must be a boolean');
 		}
@@ -203,8 +262,11 @@ function applyOptions(target, partial) {
 	const { eventStream, flowFeedback, chat, ...plain } = rest;
 	if (chat !== undefined) target.chat = resolveChatOptions(chat);
 	Object.assign(target, stripUndefined(plain));
-	if (eventStream !== undefined) target.eventStream = { ...target.eventStream, ...stripUndefined(eventStream) };
-	if (flowFeedback !== undefined) target.flowFeedback = flowFeedback === null ? null : { headers: 'current', shape: 'nested', ...flowFeedback };
+	if (eventStream !== undefined)
+		target.eventStream = { ...target.eventStream, ...stripUndefined(eventStream) };
+	if (flowFeedback !== undefined)
+		target.flowFeedback =
+			flowFeedback === null ? null : { headers: 'current', shape: 'nested', ...flowFeedback };
 	target.tokens = nextTokens;
 	if (inputs !== undefined) target.inputs = inputs.map((input) => ({ ...input }));
 	if (flowFileFields !== undefined) target.flowFileFields = [...flowFileFields];
@@ -218,7 +280,9 @@ function applyOptions(target, partial) {
  * @returns {T}
  */
 function stripUndefined(obj) {
-	return /** @type {T} */ (Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)));
+	return /** @type {T} */ (
+		Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined))
+	);
 }
 
 /**

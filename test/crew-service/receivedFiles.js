@@ -42,7 +42,14 @@ class FileDigest {
 
 	/** @param {ReceivedFile['via']} via @returns {ReceivedFile} */
 	finish(via) {
-		return { field: this.field, name: this.name, type: this.type, size: this.size, sha256: this.hash.digest('hex'), via };
+		return {
+			field: this.field,
+			name: this.name,
+			type: this.type,
+			size: this.size,
+			sha256: this.hash.digest('hex'),
+			via,
+		};
 	}
 }
 
@@ -88,7 +95,8 @@ function readMultipart(req, boundary, hooks = {}) {
 				if (!current || current.kind === 'skip') return;
 				if (current.kind === 'text') {
 					textBytes += data.length;
-					if (textBytes > TEXT_PARTS_LIMIT) throw new MultipartError(`the text parts are over ${TEXT_PARTS_LIMIT} bytes`);
+					if (textBytes > TEXT_PARTS_LIMIT)
+						throw new MultipartError(`the text parts are over ${TEXT_PARTS_LIMIT} bytes`);
 					current.chunks.push(Buffer.from(data));
 					return;
 				}
@@ -105,11 +113,15 @@ function readMultipart(req, boundary, hooks = {}) {
 				}
 			},
 			onPartEnd() {
-				if (current?.kind === 'text') fields.push([current.name, Buffer.concat(current.chunks).toString('utf8')]);
+				if (current?.kind === 'text')
+					fields.push([current.name, Buffer.concat(current.chunks).toString('utf8')]);
 				if (current?.kind === 'file') {
 					files.push(current.digest.finish('multipart'));
 					const { out } = current;
-					if (out) written.push(new Promise((done, fail) => out.end(() => done(undefined)).once('error', fail)));
+					if (out)
+						written.push(
+							new Promise((done, fail) => out.end(() => done(undefined)).once('error', fail)),
+						);
 				}
 				current = null;
 			},
@@ -150,7 +162,10 @@ function readMultipart(req, boundary, hooks = {}) {
 					closeOpenFile();
 				}
 			}
-			Promise.all(written).then(() => resolve({ stopped: false, error, fields, files, parser }), reject);
+			Promise.all(written).then(
+				() => resolve({ stopped: false, error, fields, files, parser }),
+				reject,
+			);
 		});
 		req.on('error', reject);
 	});
@@ -234,7 +249,11 @@ function shownUrl(url) {
 function downloadFile(field, url) {
 	const client = url.protocol === 'https:' ? https : http;
 	return new Promise((resolve) => {
-		const fail = (/** @type {string} */ why) => resolve({ field, failed: `Could not download the file for '${field}' from ${shownUrl(url)}: ${why}` });
+		const fail = (/** @type {string} */ why) =>
+			resolve({
+				field,
+				failed: `Could not download the file for '${field}' from ${shownUrl(url)}: ${why}`,
+			});
 		const req = client.get(url, { rejectUnauthorized: false, timeout: 10_000 }, (res) => {
 			if ((res.statusCode ?? 0) >= 300) {
 				res.resume();
@@ -247,8 +266,18 @@ function downloadFile(field, url) {
 				hash.update(chunk);
 			});
 			res.on('end', () => {
-				const type = String(res.headers['content-type'] || DEFAULT_FILE_TYPE).split(';')[0].trim();
-				resolve({ field, name: nameFromUrl(url), type, size, sha256: hash.digest('hex'), via: 'url', url: shownUrl(url) });
+				const type = String(res.headers['content-type'] || DEFAULT_FILE_TYPE)
+					.split(';')[0]
+					.trim();
+				resolve({
+					field,
+					name: nameFromUrl(url),
+					type,
+					size,
+					sha256: hash.digest('hex'),
+					via: 'url',
+					url: shownUrl(url),
+				});
 			});
 			res.on('error', (err) => fail(err.message));
 		});
@@ -265,7 +294,16 @@ function downloadFile(field, url) {
 function readInputFiles(value) {
 	if (value === undefined || value === null) return { urls: [] };
 	if (typeof value !== 'object' || Array.isArray(value)) {
-		return { problems: [{ type: 'dict_type', loc: ['body', 'input_files'], msg: 'Input should be a valid dictionary', input: value }] };
+		return {
+			problems: [
+				{
+					type: 'dict_type',
+					loc: ['body', 'input_files'],
+					msg: 'Input should be a valid dictionary',
+					input: value,
+				},
+			],
+		};
 	}
 	/** @type {Record<string, unknown>[]} */
 	const problems = [];
@@ -274,7 +312,12 @@ function readInputFiles(value) {
 	for (const [field, raw] of Object.entries(value)) {
 		const loc = ['body', 'input_files', field];
 		if (typeof raw !== 'string') {
-			problems.push({ type: 'string_type', loc, msg: 'Input should be a valid string', input: raw });
+			problems.push({
+				type: 'string_type',
+				loc,
+				msg: 'Input should be a valid string',
+				input: raw,
+			});
 			continue;
 		}
 		let url = null;
@@ -285,7 +328,12 @@ function readInputFiles(value) {
 		}
 		if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
 			// pydantic's HttpUrl words.
-			problems.push({ type: 'url_scheme', loc, msg: "URL scheme should be 'http' or 'https'", input: raw });
+			problems.push({
+				type: 'url_scheme',
+				loc,
+				msg: "URL scheme should be 'http' or 'https'",
+				input: raw,
+			});
 			continue;
 		}
 		urls.push([field, url]);
@@ -308,13 +356,29 @@ async function resolveInputFiles(urls, { serviceUrl, uploads }) {
 				const upload = uploads.find(url.pathname);
 				if (upload) {
 					/** @type {ReceivedFile} */
-					const file = { field, name: upload.name, type: upload.type, size: upload.size, sha256: upload.sha256, via: 'upload', url: shownUrl(url) };
+					const file = {
+						field,
+						name: upload.name,
+						type: upload.type,
+						size: upload.size,
+						sha256: upload.sha256,
+						via: 'upload',
+						url: shownUrl(url),
+					};
 					return file;
 				}
 			}
 			if (isLoopbackHost(url.hostname)) return downloadFile(field, url);
 			/** @type {ReceivedFile} */
-			const recorded = { field, name: nameFromUrl(url), type: null, size: null, sha256: null, via: 'url', url: shownUrl(url) };
+			const recorded = {
+				field,
+				name: nameFromUrl(url),
+				type: null,
+				size: null,
+				sha256: null,
+				via: 'url',
+				url: shownUrl(url),
+			};
 			return recorded;
 		}),
 	);

@@ -41,19 +41,28 @@ const DEFAULT_ERROR = 'Task execution failed: invalid API key for external servi
 // Task k (1-based) ends at round(k/3 of the duration); each has two steps (tools).
 const TASKS = [
 	{
-		id: 'research_task', name: 'research', agent: 'Senior Researcher', output: 'Research notes for',
+		id: 'research_task',
+		name: 'research',
+		agent: 'Senior Researcher',
+		output: 'Research notes for',
 		description: 'Research the most relevant and recent information for',
 		expectedOutput: 'A list of the ten most relevant findings',
 		tools: ['search_the_internet', 'read_website_content'],
 	},
 	{
-		id: 'analysis_task', name: 'analysis', agent: 'Data Analyst', output: 'Analysis of',
+		id: 'analysis_task',
+		name: 'analysis',
+		agent: 'Data Analyst',
+		output: 'Analysis of',
 		description: 'Analyse the research findings and name the key trends for',
 		expectedOutput: 'A short analysis with the three key trends',
 		tools: ['read_file', 'calculator'],
 	},
 	{
-		id: 'report_task', name: 'report', agent: 'Reporting Analyst', output: '',
+		id: 'report_task',
+		name: 'report',
+		agent: 'Reporting Analyst',
+		output: '',
 		description: 'Write the final report from the analysis for',
 		expectedOutput: 'A complete report in plain text',
 		tools: ['read_file', 'write_file'],
@@ -89,7 +98,9 @@ function taskEnd(durationMs, k) {
  * @param {ResolvedRunPlan} plan
  */
 function pauseTaskIndexes(plan) {
-	return plan.humanInput ? plan.humanInput.taskIds.map((taskId) => TASK_IDS.indexOf(taskId)).sort((a, b) => a - b) : [];
+	return plan.humanInput
+		? plan.humanInput.taskIds.map((taskId) => TASK_IDS.indexOf(taskId)).sort((a, b) => a - b)
+		: [];
 }
 
 /**
@@ -127,7 +138,8 @@ function describeInputs(inputs) {
  */
 function checkPlanOverride(partial, where) {
 	if (partial === undefined || partial === null) return {};
-	if (typeof partial !== 'object' || Array.isArray(partial)) throw new TypeError(`${where} must be an object`);
+	if (typeof partial !== 'object' || Array.isArray(partial))
+		throw new TypeError(`${where} must be an object`);
 	const p = /** @type {Record<string, unknown>} */ (partial);
 	/** @type {Partial<RunPlan>} */
 	const out = {};
@@ -150,28 +162,42 @@ function checkPlanOverride(partial, where) {
 		}
 	}
 	if (p.resultJson !== undefined) {
-		if (typeof p.resultJson !== 'object') throw new TypeError(`${where}.resultJson must be an object or null`);
+		if (typeof p.resultJson !== 'object')
+			throw new TypeError(`${where}.resultJson must be an object or null`);
 		out.resultJson = /** @type {object | null} */ (p.resultJson);
 	}
 	if (p.humanInput !== undefined) {
 		const h = p.humanInput;
 		if (h !== null) {
-			if (typeof h !== 'object' || Array.isArray(h)) throw new TypeError(`${where}.humanInput must be an object or null`);
+			if (typeof h !== 'object' || Array.isArray(h))
+				throw new TypeError(`${where}.humanInput must be an object or null`);
 			const { taskId, taskIds } = /** @type {Record<string, unknown>} */ (h);
 			// One task (taskId) or several (taskIds): a crew with more than one task marked for human input.
 			const given = taskIds === undefined ? [taskId] : taskIds;
-			if (!Array.isArray(given) || given.length === 0 || !given.every((id) => typeof id === 'string' && TASK_IDS.includes(id))) {
-				throw new TypeError(`${where}.humanInput.taskId must be one of ${TASK_IDS.join(', ')} (or taskIds a list of them)`);
+			if (
+				!Array.isArray(given) ||
+				given.length === 0 ||
+				!given.every((id) => typeof id === 'string' && TASK_IDS.includes(id))
+			) {
+				throw new TypeError(
+					`${where}.humanInput.taskId must be one of ${TASK_IDS.join(', ')} (or taskIds a list of them)`,
+				);
 			}
 		}
-		out.humanInput = h === null ? null : readHumanInputTasks(/** @type {Record<string, unknown>} */ (h));
+		out.humanInput =
+			h === null ? null : readHumanInputTasks(/** @type {Record<string, unknown>} */ (h));
 	}
 	if (p.flow !== undefined) {
 		if (typeof p.flow !== 'boolean') throw new TypeError(`${where}.flow must be a boolean`);
 		out.flow = p.flow;
 	}
 	if (p.registrationDelayMs !== undefined) {
-		if (typeof p.registrationDelayMs !== 'number' || !Number.isInteger(p.registrationDelayMs) || p.registrationDelayMs < 0 || p.registrationDelayMs > 600_000) {
+		if (
+			typeof p.registrationDelayMs !== 'number' ||
+			!Number.isInteger(p.registrationDelayMs) ||
+			p.registrationDelayMs < 0 ||
+			p.registrationDelayMs > 600_000
+		) {
 			throw new TypeError(`${where}.registrationDelayMs must be an integer 0..600000`);
 		}
 		out.registrationDelayMs = p.registrationDelayMs;
@@ -185,7 +211,9 @@ function checkPlanOverride(partial, where) {
  * @returns {ResolvedRunPlan['humanInput']}
  */
 function readHumanInputTasks(humanInput) {
-	const given = /** @type {import('./index').TaskId[]} */ (Array.isArray(humanInput.taskIds) ? humanInput.taskIds : [humanInput.taskId]);
+	const given = /** @type {import('./index').TaskId[]} */ (
+		Array.isArray(humanInput.taskIds) ? humanInput.taskIds : [humanInput.taskId]
+	);
 	const taskIds = [...new Set(given)].sort((a, b) => TASK_IDS.indexOf(a) - TASK_IDS.indexOf(b));
 	return { taskId: taskIds[0], taskIds };
 }
@@ -198,17 +226,28 @@ function readHumanInputTasks(humanInput) {
  */
 function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
 	const fromFn = planFn ? checkPlanOverride(planFn({ inputs, meta, index }), 'plan()') : {};
-	const merged = { durationMs, outcome: /** @type {RunOutcome} */ ('success'), ...fromFn, ...reference };
+	const merged = {
+		durationMs,
+		outcome: /** @type {RunOutcome} */ ('success'),
+		...fromFn,
+		...reference,
+	};
 	return {
 		durationMs: merged.durationMs,
 		outcome: merged.outcome,
-		result: merged.result !== undefined ? merged.result : `Crew finished: ${describeInputs(inputs)}`,
-		resultJson: merged.resultJson !== undefined ? merged.resultJson : { inputs: { ...inputs }, kickoffNumber: index + 1 },
+		result:
+			merged.result !== undefined ? merged.result : `Crew finished: ${describeInputs(inputs)}`,
+		resultJson:
+			merged.resultJson !== undefined
+				? merged.resultJson
+				: { inputs: { ...inputs }, kickoffNumber: index + 1 },
 		error: merged.error !== undefined ? merged.error : DEFAULT_ERROR,
 		humanInput: merged.humanInput ? readHumanInputTasks(merged.humanInput) : null,
 		// Only when asked for, so a crew's plan is what it always was.
 		...(merged.flow ? { flow: true } : {}),
-		...(merged.registrationDelayMs !== undefined ? { registrationDelayMs: merged.registrationDelayMs } : {}),
+		...(merged.registrationDelayMs !== undefined
+			? { registrationDelayMs: merged.registrationDelayMs }
+			: {}),
 	};
 }
 
@@ -219,20 +258,23 @@ function resolvePlan({ inputs, meta, index, durationMs, planFn, reference }) {
 function createRun({ inputs, meta, webhooks, tokenType, index, createdAt, plan, clock }) {
 	const pause = pauseAfter(plan, -1);
 	/** @type {Run} */
-	const run = /** @type {Run} */ (/** @type {unknown} */ ({
-		kickoffId: randomUUID(),
-		index,
-		inputs,
-		meta,
-		webhooks,
-		tokenType,
-		createdAt,
-		// Unknown while a planned human-input pause waits for approval.
-		completesAt: plan.outcome === 'never' || pause.waitingTask >= 0 ? null : createdAt + plan.durationMs,
-		plan,
-		statusRequests: 0,
-		resumes: [],
-	}));
+	const run = /** @type {Run} */ (
+		/** @type {unknown} */ ({
+			kickoffId: randomUUID(),
+			index,
+			inputs,
+			meta,
+			webhooks,
+			tokenType,
+			createdAt,
+			// Unknown while a planned human-input pause waits for approval.
+			completesAt:
+				plan.outcome === 'never' || pause.waitingTask >= 0 ? null : createdAt + plan.durationMs,
+			plan,
+			statusRequests: 0,
+			resumes: [],
+		})
+	);
 	// A getter (enumerable, so JSON and toEqual see it): the state follows the service clock.
 	Object.defineProperty(run, 'state', { enumerable: true, get: () => runState(run, clock()) });
 	timelines.set(run, {
@@ -303,7 +345,8 @@ function finalResult(run) {
  * @param {number} i 0-based task index
  */
 function taskOutput(run, i) {
-	const base = i === TASKS.length - 1 ? finalResult(run) : `${TASKS[i].output} ${describeInputs(run.inputs)}`;
+	const base =
+		i === TASKS.length - 1 ? finalResult(run) : `${TASKS[i].output} ${describeInputs(run.inputs)}`;
 	const revision = timelineOf(run).revisions[i];
 	return revision ? `${base} (revised after feedback: ${revision})` : base;
 }
@@ -327,11 +370,18 @@ function runEvents(run) {
 		const start = taskEnd(durationMs, i);
 		const end = taskEnd(durationMs, i + 1);
 		for (let j = 0; j < STEPS_PER_TASK; j++) {
-			events.push({ at: start + Math.round(((end - start) * (j + 1)) / (STEPS_PER_TASK + 1)), kind: 'step', taskIndex: i, stepIndex: j });
+			events.push({
+				at: start + Math.round(((end - start) * (j + 1)) / (STEPS_PER_TASK + 1)),
+				kind: 'step',
+				taskIndex: i,
+				stepIndex: j,
+			});
 		}
-		if (i < last || outcome === 'success' || pausesAtLast) events.push({ at: end, kind: 'task', taskIndex: i, stepIndex: -1 });
+		if (i < last || outcome === 'success' || pausesAtLast)
+			events.push({ at: end, kind: 'task', taskIndex: i, stepIndex: -1 });
 	}
-	if (outcome === 'success' || outcome === 'failure') events.push({ at: durationMs, kind: 'crew', taskIndex: -1, stepIndex: -1 });
+	if (outcome === 'success' || outcome === 'failure')
+		events.push({ at: durationMs, kind: 'crew', taskIndex: -1, stepIndex: -1 });
 	return events;
 }
 
@@ -367,15 +417,25 @@ function applyResume(run, now, { taskId, feedback, approved, webhooks }) {
 	const pauseAt = taskEnd(durationMs, pauseIndex + 1);
 	const events = runEvents(run);
 	const pos = events.findIndex((e) => e.kind === 'task' && e.taskIndex === pauseIndex);
-	run.resumes.push({ at: now, taskId: /** @type {ResumeRecord['taskId']} */ (taskId), feedback, approved, webhooks });
+	run.resumes.push({
+		at: now,
+		taskId: /** @type {ResumeRecord['taskId']} */ (taskId),
+		feedback,
+		approved,
+		webhooks,
+	});
 	timeline.resumed = true;
 	timeline.segmentStart = now;
 	if (approved) {
 		const next = pauseAfter(run.plan, pauseIndex);
 		Object.assign(timeline, { offset: pauseAt, ...next, approvedFeedback: feedback });
-		run.completesAt = run.plan.outcome === 'never' || next.waitingTask >= 0 ? null : now + (durationMs - pauseAt);
+		run.completesAt =
+			run.plan.outcome === 'never' || next.waitingTask >= 0 ? null : now + (durationMs - pauseAt);
 		const nextPos = events.findIndex((e) => e.kind === 'task' && e.taskIndex === next.waitingTask);
-		return { events: events.slice(pos + 1, nextPos >= 0 ? nextPos + 1 : undefined), offset: pauseAt };
+		return {
+			events: events.slice(pos + 1, nextPos >= 0 ? nextPos + 1 : undefined),
+			offset: pauseAt,
+		};
 	}
 	timeline.offset = taskEnd(durationMs, pauseIndex);
 	if (feedback) timeline.revisions[pauseIndex] = feedback;
@@ -440,10 +500,26 @@ function liveTaskId(run, taskIndex) {
  * @returns {{ run: Run, segment: Segment }}
  */
 function continueAsNewRun(paused, { index, now, tokenType, clock }, resume) {
-	const run = createRun({ inputs: paused.inputs, meta: paused.meta, webhooks: resume.webhooks, tokenType, index, createdAt: now, plan: paused.plan, clock });
+	const run = createRun({
+		inputs: paused.inputs,
+		meta: paused.meta,
+		webhooks: resume.webhooks,
+		tokenType,
+		index,
+		createdAt: now,
+		plan: paused.plan,
+		clock,
+	});
 	const { waitingAt, waitingTask, revisions } = timelineOf(paused);
 	// The new run stands where the paused one stands: at its pause, with its revisions so far.
-	Object.assign(timelineOf(run), { segmentStart: now, offset: waitingAt, waitingAt, waitingTask, resumed: true, revisions: [...revisions] });
+	Object.assign(timelineOf(run), {
+		segmentStart: now,
+		offset: waitingAt,
+		waitingAt,
+		waitingTask,
+		resumed: true,
+		revisions: [...revisions],
+	});
 	Object.defineProperty(run, 'resumedFrom', { value: paused.kickoffId, enumerable: true });
 	return { run, segment: applyResume(run, now, resume) };
 }
@@ -493,7 +569,11 @@ function webhookPayload(run, event) {
 		kickoff_id: run.kickoffId,
 		result: failed ? null : finalResult(run),
 		result_json: failed ? null : run.plan.resultJson,
-		token_usage: { total_tokens: promptTokens + completionTokens, prompt_tokens: promptTokens, completion_tokens: completionTokens },
+		token_usage: {
+			total_tokens: promptTokens + completionTokens,
+			prompt_tokens: promptTokens,
+			completion_tokens: completionTokens,
+		},
 		meta,
 		// Not documented (no failure payload is shown, docs/development/service-api.md#legacy-webhooks): the failure text, as the status record gives it.
 		...(failed ? { error: run.plan.error } : {}),
@@ -526,7 +606,11 @@ function statusRecord(run, now, shape) {
 function contractRecord(run, at) {
 	if (at.phase === 'pending') return { status: 'pending' };
 	if (at.phase === 'paused') {
-		return { status: 'pending_human_input', task_id: TASKS[at.taskIndex].id, output: taskOutput(run, at.taskIndex) };
+		return {
+			status: 'pending_human_input',
+			task_id: TASKS[at.taskIndex].id,
+			output: taskOutput(run, at.taskIndex),
+		};
 	}
 	if (at.phase === 'running') {
 		return {
@@ -536,12 +620,17 @@ function contractRecord(run, at) {
 		};
 	}
 	const { plan } = run;
-	if (plan.outcome === 'failure') return { status: 'error', error: plan.error, execution_time: seconds(plan.durationMs) };
+	if (plan.outcome === 'failure')
+		return { status: 'error', error: plan.error, execution_time: seconds(plan.durationMs) };
 	if (plan.outcome === 'revoked') return { status: 'revoked' };
 	const flow = flowOf(run);
 	if (flow) {
 		// The API reference has no flow record; ours puts the final state beside the documented output.
-		return { status: 'completed', result: { output: finalResult(run), state: structuredClone(flow.state) }, execution_time: seconds(plan.durationMs) };
+		return {
+			status: 'completed',
+			result: { output: finalResult(run), state: structuredClone(flow.state) },
+			execution_time: seconds(plan.durationMs),
+		};
 	}
 	return {
 		status: 'completed',
@@ -567,14 +656,20 @@ function wildRecord(run, at) {
 	if (at.phase === 'pending') return { state: 'PENDING' };
 	if (at.phase === 'paused') {
 		// A paused state exists but its spelling is not published (docs/development/service-api.md#two-shapes-one-reading-rule); this one follows the contract's.
-		return { state: 'PENDING_HUMAN_INPUT', task_id: TASKS[at.taskIndex].id, result: taskOutput(run, at.taskIndex) };
+		return {
+			state: 'PENDING_HUMAN_INPUT',
+			task_id: TASKS[at.taskIndex].id,
+			result: taskOutput(run, at.taskIndex),
+		};
 	}
 	if (at.phase === 'running') {
 		const task = TASKS[at.completedTasks];
 		return {
 			state: 'RUNNING',
 			status: `Working on task ${at.completedTasks + 1} of ${TASKS.length}`,
-			last_step: { thought: `Working through the ${task.name} task for ${describeInputs(run.inputs)}` },
+			last_step: {
+				thought: `Working through the ${task.name} task for ${describeInputs(run.inputs)}`,
+			},
 		};
 	}
 	const { plan } = run;
@@ -582,7 +677,12 @@ function wildRecord(run, at) {
 	if (plan.outcome === 'revoked') return { state: 'REVOKED' };
 	const flow = flowOf(run);
 	// As a finished flow was seen answering (docs/development/service-api.md#result-error-usage-progress-flow-state): result and result_json hold its final state.
-	if (flow) return { state: 'SUCCESS', result: structuredClone(flow.state), result_json: structuredClone(flow.state) };
+	if (flow)
+		return {
+			state: 'SUCCESS',
+			result: structuredClone(flow.state),
+			result_json: structuredClone(flow.state),
+		};
 	const result = finalResult(run);
 	return {
 		state: 'SUCCESS',

@@ -6,16 +6,52 @@ const http = require('node:http');
 const { randomUUID } = require('node:crypto');
 const { resolveOptions, applyOptions } = require('./options');
 const { FaultQueue, normalizeFault } = require('./faults');
-const { createRun, resolvePlan, checkPlanOverride, statusRecord, phaseAt, initialSegment, applyResume, stopRun, celeryStateOf, continueAsNewRun, liveTaskId, finalResult, TASKS } = require('./runs');
+const {
+	createRun,
+	resolvePlan,
+	checkPlanOverride,
+	statusRecord,
+	phaseAt,
+	initialSegment,
+	applyResume,
+	stopRun,
+	celeryStateOf,
+	continueAsNewRun,
+	liveTaskId,
+	finalResult,
+	TASKS,
+} = require('./runs');
 const { WebhookDispatcher } = require('./webhooks');
-const { EventStream, readCallbackConfig, redactCallbackSecrets, describeCallbacks } = require('./eventStream');
+const {
+	EventStream,
+	readCallbackConfig,
+	redactCallbackSecrets,
+	describeCallbacks,
+} = require('./eventStream');
 const { FlowFeedback } = require('./flowFeedback');
-const { FlowStates, readStateRequest, attachFlow, flowOf, flowDeploymentOf, flowInputsListing, flowInputsTypeError, flowStateDefaults, flowResultText, markFlowDeployment } = require('./flowRuns');
+const {
+	FlowStates,
+	readStateRequest,
+	attachFlow,
+	flowOf,
+	flowDeploymentOf,
+	flowInputsListing,
+	flowInputsTypeError,
+	flowStateDefaults,
+	flowResultText,
+	markFlowDeployment,
+} = require('./flowRuns');
 const { ChatDeployment, matchChatRoute, CHAT_METHODS } = require('./chatApi');
 const errors = require('./errors');
 const live = require('./live');
 const { isMultipart, boundaryOf } = require('./multipart');
-const { readMultipart, UploadStore, readInputFiles, resolveInputFiles, NGINX_413 } = require('./receivedFiles');
+const {
+	readMultipart,
+	UploadStore,
+	readInputFiles,
+	resolveInputFiles,
+	NGINX_413,
+} = require('./receivedFiles');
 const { fileStateValue } = require('./fileRecords');
 
 /** @typedef {import('./index').CrewService} CrewService */
@@ -37,19 +73,30 @@ const { fileStateValue } = require('./fileRecords');
 const BODY_LIMIT = 1024 * 1024;
 const ADMIN_PREFIX = '/_reference/';
 const REDACTED = '[REDACTED]';
-const WEBHOOK_FIELDS = /** @type {const} */ (['taskWebhookUrl', 'stepWebhookUrl', 'crewWebhookUrl']);
+const WEBHOOK_FIELDS = /** @type {const} */ ([
+	'taskWebhookUrl',
+	'stepWebhookUrl',
+	'crewWebhookUrl',
+]);
 /** @type {Answer} what processContract gives for an SSE attach it authenticated: handle() streams it. */
 const STREAM_APART = { status: 200, body: '' };
 // A JSON-bodied FastAPI route given form data: the raw bytes reach the body model (FastAPI echoes them as
 // `input`; the reference leaves that out rather than read a whole file to quote it).
 const MULTIPART_REFUSED = Object.freeze({
-	detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from' }],
+	detail: [
+		{
+			type: 'model_attributes_type',
+			loc: ['body'],
+			msg: 'Input should be a valid dictionary or object to extract fields from',
+		},
+	],
 });
 // Starlette's words for a form body it cannot parse.
 const FORM_PARSE_ERROR = Object.freeze({ detail: 'There was an error parsing the body' });
 // Kickoff fields a multipart body carries as JSON text; every other part is plain text.
 const JSON_PARTS = ['inputs', 'webhooks', 'meta', 'humanInputWebhook', 'input_files'];
-const DEFAULT_NOT_JSON_BODY = '<!DOCTYPE html>\n<html><head><title>Gateway</title></head><body><h1>Service temporarily rerouted</h1></body></html>\n';
+const DEFAULT_NOT_JSON_BODY =
+	'<!DOCTYPE html>\n<html><head><title>Gateway</title></head><body><h1>Service temporarily rerouted</h1></body></html>\n';
 
 /**
  * @param {number} status
@@ -58,7 +105,11 @@ const DEFAULT_NOT_JSON_BODY = '<!DOCTYPE html>\n<html><head><title>Gateway</titl
  * @returns {Answer}
  */
 function jsonAnswer(status, value, headers) {
-	return { status, body: JSON.stringify(value), headers: { 'content-type': 'application/json', ...headers } };
+	return {
+		status,
+		body: JSON.stringify(value),
+		headers: { 'content-type': 'application/json', ...headers },
+	};
 }
 
 /** @param {unknown} value @returns {value is Record<string, unknown>} */
@@ -125,7 +176,12 @@ function matchRoute(path, statusPaths) {
 	const isEnabled = (c) => statusPaths === 'both' || statusPaths === c.spelling;
 	// "/status/status" matches both spellings; prefer whichever is enabled.
 	const chosen = candidates.find(isEnabled) || candidates[0];
-	return { route: 'status', spelling: chosen.spelling, enabled: isEnabled(chosen), kickoffId: decodeSegment(chosen.raw) };
+	return {
+		route: 'status',
+		spelling: chosen.spelling,
+		enabled: isEnabled(chosen),
+		kickoffId: decodeSegment(chosen.raw),
+	};
 }
 
 /** @param {string} raw */
@@ -151,7 +207,9 @@ function readBody(req) {
 			size += chunk.length;
 			if (size <= BODY_LIMIT) chunks.push(chunk);
 		});
-		req.on('end', () => resolve({ text: size > BODY_LIMIT ? null : Buffer.concat(chunks).toString('utf8'), size }));
+		req.on('end', () =>
+			resolve({ text: size > BODY_LIMIT ? null : Buffer.concat(chunks).toString('utf8'), size }),
+		);
 		req.on('error', reject);
 	});
 }
@@ -187,12 +245,20 @@ function kickoffFieldsOfParts(parts) {
  * @param {string} path
  */
 function isStreamedBody(req, path) {
-	return req.method === 'POST' && (path === '/kickoff' || path === '/files') && isMultipart(req.headers['content-type']);
+	return (
+		req.method === 'POST' &&
+		(path === '/kickoff' || path === '/files') &&
+		isMultipart(req.headers['content-type'])
+	);
 }
 
 /** What nginx answers a body over its client_max_body_size: its own HTML page. @returns {Answer} */
 function proxyTooLarge() {
-	return { status: 413, headers: { 'content-type': 'text/html', server: 'nginx' }, body: NGINX_413 };
+	return {
+		status: 413,
+		headers: { 'content-type': 'text/html', server: 'nginx' },
+		body: NGINX_413,
+	};
 }
 
 /**
@@ -221,7 +287,11 @@ async function startCrewService(userOptions = {}) {
 		},
 	});
 	/** @type {EventStream} */
-	const stream = new EventStream({ dispatcher: webhooks, options: () => options.eventStream, now: () => options.now() });
+	const stream = new EventStream({
+		dispatcher: webhooks,
+		options: () => options.eventStream,
+		now: () => options.now(),
+	});
 	const flowFeedback = new FlowFeedback({
 		dispatcher: webhooks,
 		options: () => options.flowFeedback,
@@ -264,7 +334,8 @@ async function startCrewService(userOptions = {}) {
 			}
 			if (Array.isArray(v)) return v.map(walk);
 			// fromEntries (not assignment) so a "__proto__" key stays an ordinary key.
-			if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k), walk(x)]));
+			if (isPlainObject(v))
+				return Object.fromEntries(Object.entries(v).map(([k, x]) => [walk(k), walk(x)]));
 			return v;
 		};
 		return { value: /** @type {T} */ (walk(value)), leaked };
@@ -291,7 +362,8 @@ async function startCrewService(userOptions = {}) {
 		if (closed || res.destroyed) return;
 		/** @type {Record<string, string | number>} */
 		const headers = { 'content-length': Buffer.byteLength(answer.body) };
-		for (const [name, value] of Object.entries(answer.headers || {})) headers[name.toLowerCase()] = value;
+		for (const [name, value] of Object.entries(answer.headers || {}))
+			headers[name.toLowerCase()] = value;
 		if (entry) entry.status = answer.status;
 		res.writeHead(answer.status, headers);
 		res.end(answer.body);
@@ -312,21 +384,38 @@ async function startCrewService(userOptions = {}) {
 			return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
 		}
 		// A deployment without the stop route: FastAPI's router answers, before auth.
-		if (match.route === 'stop' && options.stopRoute === false) return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
-		if (match.route === 'stop' && options.stopRoute === 'methodNotAllowed') return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: 'GET' });
+		if (match.route === 'stop' && options.stopRoute === false)
+			return jsonAnswer(404, errors.ROUTE_NOT_FOUND);
+		if (match.route === 'stop' && options.stopRoute === 'methodNotAllowed')
+			return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: 'GET' });
 		if (!entry.tokenType) {
-			if (options.dialect === 'live') return jsonAnswer(401, live.unauthorizedBody(req.headers.authorization));
-			return jsonAnswer(401, errors.errorBody(options.errorShape, 401, 'Invalid or missing bearer token'), {
-				'www-authenticate': 'Bearer',
-			});
+			if (options.dialect === 'live')
+				return jsonAnswer(401, live.unauthorizedBody(req.headers.authorization));
+			return jsonAnswer(
+				401,
+				errors.errorBody(options.errorShape, 401, 'Invalid or missing bearer token'),
+				{
+					'www-authenticate': 'Bearer',
+				},
+			);
 		}
-		const expectedMethod = match.route === 'kickoff' || match.route === 'resume' || match.route === 'files' || match.route === 'stop' ? 'POST' : CHAT_METHODS[match.route] || 'GET';
-		if (req.method !== expectedMethod) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
+		const expectedMethod =
+			match.route === 'kickoff' ||
+			match.route === 'resume' ||
+			match.route === 'files' ||
+			match.route === 'stop'
+				? 'POST'
+				: CHAT_METHODS[match.route] || 'GET';
+		if (req.method !== expectedMethod)
+			return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: expectedMethod });
 		if (match.route === 'inputs') return listInputs();
 		if (match.route === 'kickoff') return kickoff(req, bodyText, entry, streamed);
 		if (match.route === 'files') return uploadFile(req, entry, streamed);
 		if (match.route === 'stop') return stop(match.kickoffId);
-		if (match.route === 'resume') return options.dialect === 'live' ? resumeLive(req, bodyText, entry) : resume(req, bodyText, entry);
+		if (match.route === 'resume')
+			return options.dialect === 'live'
+				? resumeLive(req, bodyText, entry)
+				: resume(req, bodyText, entry);
 		if (match.route === 'inspect') return chat.inspect();
 		if (match.route === 'chatStart') return chat.start();
 		if (match.route === 'chatHistory') return chat.history(match.sessionId);
@@ -360,10 +449,17 @@ async function startCrewService(userOptions = {}) {
 	}
 
 	function listInputs() {
-		if (options.deployment === 'flow') return jsonAnswer(200, { inputs: flowInputsListing(options.inputsShape, options.flowFileFields) });
+		if (options.deployment === 'flow')
+			return jsonAnswer(200, {
+				inputs: flowInputsListing(options.inputsShape, options.flowFileFields),
+			});
 		const inputs =
 			options.inputsShape === 'objects'
-				? options.inputs.map((i) => ({ name: i.name, type: i.type || 'string', required: i.required !== false }))
+				? options.inputs.map((i) => ({
+						name: i.name,
+						type: i.type || 'string',
+						required: i.required !== false,
+					}))
 				: options.inputs.map((i) => i.name);
 		return jsonAnswer(200, { inputs });
 	}
@@ -377,10 +473,16 @@ async function startCrewService(userOptions = {}) {
 	 */
 	async function kickoff(req, bodyText, entry, streamed) {
 		/** @param {string} why */
-		const invalid = (why) => jsonAnswer(400, errors.errorBody(options.errorShape, 400, `Invalid input format: ${why}`));
+		const invalid = (why) =>
+			jsonAnswer(400, errors.errorBody(options.errorShape, 400, `Invalid input format: ${why}`));
 		if (streamed) return multipartKickoff(req, entry, invalid);
 		const isLive = options.dialect === 'live';
-		if (isLive && bodyText !== null && !parsesAsJson(bodyText)) return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: live.NOT_JSON_TEXT };
+		if (isLive && bodyText !== null && !parsesAsJson(bodyText))
+			return {
+				status: 500,
+				headers: { 'content-type': 'text/plain; charset=utf-8' },
+				body: live.NOT_JSON_TEXT,
+			};
 		const read = readJsonBody(req, bodyText, entry, invalid);
 		if ('answer' in read) return read.answer;
 		return startRun(read.body, entry, invalid, []);
@@ -403,7 +505,10 @@ async function startCrewService(userOptions = {}) {
 	function readToEnd(req) {
 		return new Promise((resolve) => {
 			if (req.readableEnded) return resolve();
-			req.once('end', resolve).once('error', () => resolve()).once('close', () => resolve());
+			req
+				.once('end', resolve)
+				.once('error', () => resolve())
+				.once('close', () => resolve());
 			req.resume();
 		});
 	}
@@ -446,7 +551,12 @@ async function startCrewService(userOptions = {}) {
 	 */
 	async function uploadFile(req, entry, streamed) {
 		/** @param {string} field */
-		const missing = (field) => ({ type: 'missing', loc: ['body', field], msg: 'Field required', input: null });
+		const missing = (field) => ({
+			type: 'missing',
+			loc: ['body', field],
+			msg: 'Field required',
+			input: null,
+		});
 		if (!streamed) return jsonAnswer(422, { detail: [missing('file'), missing('field_name')] });
 		const boundary = boundaryOf(req.headers['content-type']);
 		if (boundary === null) return jsonAnswer(400, FORM_PARSE_ERROR);
@@ -461,7 +571,9 @@ async function startCrewService(userOptions = {}) {
 				return stored.out;
 			},
 		});
-		const kept = /** @type {{ path: string, out: import('node:fs').WriteStream } | null} */ (stored);
+		const kept = /** @type {{ path: string, out: import('node:fs').WriteStream } | null} */ (
+			stored
+		);
 		const discard = () => kept && fs.rm(kept.path, { force: true }, () => undefined);
 		if (read.stopped) {
 			discard();
@@ -472,7 +584,10 @@ async function startCrewService(userOptions = {}) {
 			return jsonAnswer(400, FORM_PARSE_ERROR);
 		}
 		const file = read.files.find((f) => f.field === 'file');
-		const fieldName = read.fields.filter(([name]) => name === 'field_name').map(([, value]) => value).pop();
+		const fieldName = read.fields
+			.filter(([name]) => name === 'field_name')
+			.map(([, value]) => value)
+			.pop();
 		entry.body = redact({ field_name: fieldName ?? null }).value;
 		entry.files = read.files;
 		/** @type {Record<string, unknown>[]} */
@@ -485,9 +600,13 @@ async function startCrewService(userOptions = {}) {
 		}
 		const uploadId = randomUUID();
 		// A multipart file part always has its type, size and hash; only a URL not fetched lacks them.
-		const { name, type, size, sha256 } = /** @type {{ name: string, type: string, size: number, sha256: string }} */ (file);
+		const { name, type, size, sha256 } =
+			/** @type {{ name: string, type: string, size: number, sha256: string }} */ (file);
 		uploads.add({ uploadId, field: fieldName, name, type, size, sha256, path: kept.path });
-		return jsonAnswer(200, { url: `${service.url}/files/${uploadId}/${encodeURIComponent(file.name)}`, field_name: fieldName });
+		return jsonAnswer(200, {
+			url: `${service.url}/files/${uploadId}/${encodeURIComponent(file.name)}`,
+			field_name: fieldName,
+		});
 	}
 
 	/**
@@ -500,7 +619,8 @@ async function startCrewService(userOptions = {}) {
 	 */
 	function serveUpload(req, res, path, entry) {
 		const upload = options.multipartKickoff === 'refused' ? null : uploads.find(path);
-		if (req.method !== 'GET' && req.method !== 'HEAD' && upload) return deliver(res, entry, jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: 'GET' }));
+		if (req.method !== 'GET' && req.method !== 'HEAD' && upload)
+			return deliver(res, entry, jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: 'GET' }));
 		if (!upload) return deliver(res, entry, jsonAnswer(404, errors.ROUTE_NOT_FOUND));
 		entry.status = 200;
 		res.writeHead(200, { 'content-type': upload.type, 'content-length': upload.size });
@@ -539,9 +659,13 @@ async function startCrewService(userOptions = {}) {
 		const inputs = (flowDeployment || isLive) && body.inputs === undefined ? {} : body.inputs;
 		if (!isPlainObject(inputs)) return invalid('"inputs" must be an object');
 		// A flow's state fields keep their JSON types; a crew's inputs are prompt text.
-		const nonStrings = flowDeployment ? [] : Object.keys(inputs).filter((name) => typeof inputs[name] !== 'string');
-		if (nonStrings.length) return invalid(`input values must be strings (not: ${nonStrings.join(', ')})`);
-		if (meta !== undefined && meta !== null && !isPlainObject(meta)) return invalid('"meta" must be an object');
+		const nonStrings = flowDeployment
+			? []
+			: Object.keys(inputs).filter((name) => typeof inputs[name] !== 'string');
+		if (nonStrings.length)
+			return invalid(`input values must be strings (not: ${nonStrings.join(', ')})`);
+		if (meta !== undefined && meta !== null && !isPlainObject(meta))
+			return invalid('"meta" must be an object');
 		const urls = webhookUrls(body);
 		if (typeof urls === 'string') return invalid(urls);
 		const callbacks = readCallbacks(body, entry);
@@ -549,7 +673,10 @@ async function startCrewService(userOptions = {}) {
 		/** @type {Partial<import('./index').RunPlan>} */
 		let reference;
 		try {
-			reference = checkPlanOverride(isPlainObject(meta) ? meta.reference : undefined, 'meta.reference');
+			reference = checkPlanOverride(
+				isPlainObject(meta) ? meta.reference : undefined,
+				'meta.reference',
+			);
 		} catch (err) {
 			return invalid(err.message);
 		}
@@ -557,21 +684,32 @@ async function startCrewService(userOptions = {}) {
 		const stringInputs = /** @type {Record<string, string>} */ (inputs);
 		const stateRequest = readStateRequest(stringInputs, body.restoreFromStateId);
 		if ('invalidFormat' in stateRequest) return invalid(stateRequest.invalidFormat);
-		if ('notUuid' in stateRequest) return jsonAnswer(422, errors.validationErrorBody(shape, stateRequest.notUuid));
+		if ('notUuid' in stateRequest)
+			return jsonAnswer(422, errors.validationErrorBody(shape, stateRequest.notUuid));
 		// A flow's state fields all have defaults: none is required.
 		const missing = (flowDeployment ? [] : options.inputs)
 			.filter((i) => i.required !== false)
-			.filter((i) => !Object.prototype.hasOwnProperty.call(stringInputs, i.name) || stringInputs[i.name] === '')
+			.filter(
+				(i) =>
+					!Object.prototype.hasOwnProperty.call(stringInputs, i.name) ||
+					stringInputs[i.name] === '',
+			)
 			.map((i) => i.name);
-		if (missing.length) return jsonAnswer(422, isLive ? live.missingInputsBody(missing) : errors.missingInputsBody(shape, missing));
+		if (missing.length)
+			return jsonAnswer(
+				422,
+				isLive ? live.missingInputsBody(missing) : errors.missingInputsBody(shape, missing),
+			);
 		// An older crewAI's body model has no input_files: FastAPI ignores an unknown field.
-		const inputFiles = options.multipartKickoff === 'refused' ? { urls: [] } : readInputFiles(body.input_files);
+		const inputFiles =
+			options.multipartKickoff === 'refused' ? { urls: [] } : readInputFiles(body.input_files);
 		if ('problems' in inputFiles) return jsonAnswer(422, { detail: inputFiles.problems });
 		const fetched = await resolveInputFiles(inputFiles.urls, { serviceUrl: service.url, uploads });
 		if (closed) return jsonAnswer(503, errors.errorBody(shape, 503, 'Service closing'));
 		const files = [...received, ...fetched.files];
 		// A file the crew cannot get fails its run, as the crew's first read of it would.
-		if (fetched.failures.length) reference = { ...reference, outcome: 'failure', error: fetched.failures.join('; ') };
+		if (fetched.failures.length)
+			reference = { ...reference, outcome: 'failure', error: fetched.failures.join('; ') };
 
 		const index = runs.length;
 		const runMeta = meta === undefined ? null : meta;
@@ -595,16 +733,31 @@ async function startCrewService(userOptions = {}) {
 			clock: () => options.now(),
 		});
 		// restoreFromStateId and inputs.id restore nothing for a crew: the service ignores them.
-		attachFlow(run, plan.flow ? flowStates.start(run.kickoffId, stringInputs, stateRequest, flowDeployment ? flowStateDefaults(options.flowFileFields) : {}) : null);
+		attachFlow(
+			run,
+			plan.flow
+				? flowStates.start(
+						run.kickoffId,
+						stringInputs,
+						stateRequest,
+						flowDeployment ? flowStateDefaults(options.flowFileFields) : {},
+					)
+				: null,
+		);
 		attachFiles(run, files);
 		if (flowDeployment) {
 			markFlowDeployment(run, options.dialect);
 			// The final method reports the state it ran with, unless the kickoff chose a result.
-			if (reference.result === undefined) run.plan.result = flowResultText(/** @type {any} */ (run).flow.state);
+			if (reference.result === undefined)
+				run.plan.result = flowResultText(/** @type {any} */ (run).flow.state);
 		}
 		stream.register(run, callbacks);
 		// Not enumerable: runs compared whole by existing tests stay as they were.
-		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false, configurable: true });
+		Object.defineProperty(run, 'callbacks', {
+			value: describeCallbacks(callbacks),
+			enumerable: false,
+			configurable: true,
+		});
 		runs.push(run);
 		runsById.set(run.kickoffId, run);
 		entry.kickoffId = run.kickoffId;
@@ -626,7 +779,8 @@ async function startCrewService(userOptions = {}) {
 		const flow = flowOf(run);
 		if (!flow || options.deployment !== 'flow') return;
 		for (const file of files) {
-			if (options.flowFileFields.includes(file.field)) flow.state[file.field] = fileStateValue(file);
+			if (options.flowFileFields.includes(file.field))
+				flow.state[file.field] = fileStateValue(file);
 		}
 	}
 
@@ -650,7 +804,13 @@ async function startCrewService(userOptions = {}) {
 	 * @returns {{ answer: Answer } | { body: Record<string, unknown> }}
 	 */
 	function readJsonBody(req, bodyText, entry, invalid) {
-		if (bodyText === null) return { answer: jsonAnswer(413, errors.errorBody(options.errorShape, 413, 'Request body too large')) };
+		if (bodyText === null)
+			return {
+				answer: jsonAnswer(
+					413,
+					errors.errorBody(options.errorShape, 413, 'Request body too large'),
+				),
+			};
 		const contentType = req.headers['content-type'];
 		if (contentType !== undefined && !isJsonContentType(contentType)) {
 			return { answer: invalid('Content-Type must be application/json') };
@@ -684,7 +844,8 @@ async function startCrewService(userOptions = {}) {
 			// Live, the top-level string is what the service calls (docs/development/service-api.md#human-input-for-crews); the documented object is ignored, as FastAPI ignores unknown fields.
 			const config = readCallbackConfig({ ...body, humanInputWebhook: undefined });
 			const url = body.humanInputWebhookUrl;
-			if (url !== undefined && typeof url !== 'string') return '"humanInputWebhookUrl" must be a string';
+			if (url !== undefined && typeof url !== 'string')
+				return '"humanInputWebhookUrl" must be a string';
 			return { ...config, humanInput: url ? { url, auth: null, live: true } : null };
 		} catch (err) {
 			return err instanceof Error ? err.message : String(err);
@@ -702,7 +863,12 @@ async function startCrewService(userOptions = {}) {
 		const at = phaseAt(run, now);
 		if (at.phase !== 'paused') return;
 		webhooks.flush(run);
-		const segment = applyResume(run, now, { taskId: TASKS[at.taskIndex].id, feedback, approved: true, webhooks: {} });
+		const segment = applyResume(run, now, {
+			taskId: TASKS[at.taskIndex].id,
+			feedback,
+			approved: true,
+			webhooks: {},
+		});
 		webhooks.schedule(run, segment, {});
 	}
 
@@ -735,31 +901,49 @@ async function startCrewService(userOptions = {}) {
 	function resume(req, bodyText, entry) {
 		const shape = options.errorShape;
 		/** @param {string} why */
-		const invalid = (why) => jsonAnswer(400, errors.errorBody(shape, 400, `Invalid resume request: ${why}`));
+		const invalid = (why) =>
+			jsonAnswer(400, errors.errorBody(shape, 400, `Invalid resume request: ${why}`));
 		const read = readJsonBody(req, bodyText, entry, invalid);
 		if ('answer' in read) return read.answer;
 		const { body } = read;
-		const { execution_id: executionId, task_id: taskId, human_feedback: feedback, is_approve: approve } = body;
-		for (const [field, value] of [['execution_id', executionId], ['task_id', taskId], ['human_feedback', feedback]]) {
-			if (value !== undefined && typeof value !== 'string') return invalid(`"${field}" must be a string`);
+		const {
+			execution_id: executionId,
+			task_id: taskId,
+			human_feedback: feedback,
+			is_approve: approve,
+		} = body;
+		for (const [field, value] of [
+			['execution_id', executionId],
+			['task_id', taskId],
+			['human_feedback', feedback],
+		]) {
+			if (value !== undefined && typeof value !== 'string')
+				return invalid(`"${field}" must be a string`);
 		}
-		if (approve !== undefined && typeof approve !== 'boolean') return invalid('"is_approve" must be a boolean');
+		if (approve !== undefined && typeof approve !== 'boolean')
+			return invalid('"is_approve" must be a boolean');
 		const urls = webhookUrls(body);
 		if (typeof urls === 'string') return invalid(urls);
 		const callbacks = readCallbacks(body, entry);
 		if (typeof callbacks === 'string') return invalid(callbacks);
 		if (typeof executionId === 'string') entry.kickoffId = executionId;
-		const missing = ['execution_id', 'task_id', 'is_approve'].filter((field) => body[field] === undefined);
+		const missing = ['execution_id', 'task_id', 'is_approve'].filter(
+			(field) => body[field] === undefined,
+		);
 		if (missing.length) return jsonAnswer(422, errors.missingFieldsBody(shape, missing));
 
 		const run = runsById.get(/** @type {string} */ (executionId));
-		if (!run) return jsonAnswer(404, errors.errorBody(shape, 404, `Execution not found: ${executionId}`));
+		if (!run)
+			return jsonAnswer(404, errors.errorBody(shape, 404, `Execution not found: ${executionId}`));
 		const now = options.now();
 		const at = phaseAt(run, now);
-		if (at.phase !== 'paused') return jsonAnswer(409, errors.errorBody(shape, 409, errors.NOT_WAITING_MESSAGE));
+		if (at.phase !== 'paused')
+			return jsonAnswer(409, errors.errorBody(shape, 409, errors.NOT_WAITING_MESSAGE));
 		const waitingTask = TASKS[at.taskIndex].id;
 		if (taskId !== waitingTask) {
-			return invalid(`task_id "${taskId}" is not the task waiting for human input ("${waitingTask}")`);
+			return invalid(
+				`task_id "${taskId}" is not the task waiting for human input ("${waitingTask}")`,
+			);
 		}
 		// Moments of the paused segment that real time has not reached yet go first, with the old URLs.
 		webhooks.flush(run);
@@ -773,7 +957,11 @@ async function startCrewService(userOptions = {}) {
 		// Only the URLs this resume sent: the kickoff's are not carried over. The stream and the
 		// human-input webhook are, unless this resume gives its own (our choice, undocumented).
 		stream.carryOver(run, run, callbacks);
-		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(stream.configOf(run)), enumerable: false, configurable: true });
+		Object.defineProperty(run, 'callbacks', {
+			value: describeCallbacks(stream.configOf(run)),
+			enumerable: false,
+			configurable: true,
+		});
 		webhooks.schedule(run, segment, urls);
 		return jsonAnswer(200, approved ? errors.RESUMED : errors.RETRYING);
 	}
@@ -793,22 +981,55 @@ async function startCrewService(userOptions = {}) {
 	 * @returns {Answer}
 	 */
 	function resumeLive(req, bodyText, entry) {
-		const read = readJsonBody(req, bodyText, entry, (why) => jsonAnswer(400, errors.errorBody('fastapi', 400, `Invalid resume request: ${why}`)));
+		const read = readJsonBody(req, bodyText, entry, (why) =>
+			jsonAnswer(400, errors.errorBody('fastapi', 400, `Invalid resume request: ${why}`)),
+		);
 		if ('answer' in read) return read.answer;
 		const { body } = read;
 		/** @type {Record<string, unknown>[]} */
 		const problems = [];
 		for (const field of ['executionId', 'taskId']) {
-			if (body[field] === undefined) problems.push({ type: 'missing', loc: ['body', field], msg: 'Field required', input: body });
+			if (body[field] === undefined)
+				problems.push({
+					type: 'missing',
+					loc: ['body', field],
+					msg: 'Field required',
+					input: body,
+				});
 		}
-		for (const field of ['executionId', 'taskId', 'humanFeedback', 'human_feedback', 'humanInputWebhookUrl', ...WEBHOOK_FIELDS]) {
-			if (body[field] !== undefined && typeof body[field] !== 'string') problems.push({ type: 'string_type', loc: ['body', field], msg: 'Input should be a valid string', input: body[field] });
+		for (const field of [
+			'executionId',
+			'taskId',
+			'humanFeedback',
+			'human_feedback',
+			'humanInputWebhookUrl',
+			...WEBHOOK_FIELDS,
+		]) {
+			if (body[field] !== undefined && typeof body[field] !== 'string')
+				problems.push({
+					type: 'string_type',
+					loc: ['body', field],
+					msg: 'Input should be a valid string',
+					input: body[field],
+				});
 		}
 		for (const field of ['isApprove', 'is_approve']) {
-			if (body[field] !== undefined && typeof body[field] !== 'boolean') problems.push({ type: 'bool_type', loc: ['body', field], msg: 'Input should be a valid boolean', input: body[field] });
+			if (body[field] !== undefined && typeof body[field] !== 'boolean')
+				problems.push({
+					type: 'bool_type',
+					loc: ['body', field],
+					msg: 'Input should be a valid boolean',
+					input: body[field],
+				});
 		}
 		const given = readCallbacks(body, entry);
-		if (typeof given === 'string') problems.push({ type: 'value_error', loc: ['body', 'webhooks'], msg: given, input: body.webhooks });
+		if (typeof given === 'string')
+			problems.push({
+				type: 'value_error',
+				loc: ['body', 'webhooks'],
+				msg: given,
+				input: body.webhooks,
+			});
 		if (problems.length) return jsonAnswer(422, { detail: problems });
 		const executionId = /** @type {string} */ (body.executionId);
 		const taskId = /** @type {string} */ (body.taskId);
@@ -823,24 +1044,56 @@ async function startCrewService(userOptions = {}) {
 		let refusal = '';
 		if (!paused || !at) refusal = `No execution found with ID: ${executionId}`;
 		else if (at.phase !== 'paused') refusal = errors.NOT_WAITING_MESSAGE;
-		else if (taskId !== liveTaskId(paused, at.taskIndex) && taskId !== TASKS[at.taskIndex].id) refusal = `Task ${taskId} is not the task waiting for human input`;
-		const where = { index: runs.length, now, tokenType: /** @type {TokenType} */ (entry.tokenType), clock: () => options.now() };
+		else if (taskId !== liveTaskId(paused, at.taskIndex) && taskId !== TASKS[at.taskIndex].id)
+			refusal = `Task ${taskId} is not the task waiting for human input`;
+		const where = {
+			index: runs.length,
+			now,
+			tokenType: /** @type {TokenType} */ (entry.tokenType),
+			clock: () => options.now(),
+		};
 		let run;
 		/** @type {import('./runs').Segment} */
 		let segment;
 		if (refusal !== '' || !paused || !at || at.phase !== 'paused') {
-			const plan = resolvePlan({ inputs: paused ? paused.inputs : {}, meta: paused ? paused.meta : null, index: where.index, durationMs: options.durationMs, planFn: undefined, reference: { outcome: 'failure', error: refusal } });
-			run = createRun({ inputs: paused ? paused.inputs : {}, meta: paused ? paused.meta : null, webhooks: urls, tokenType: where.tokenType, index: where.index, createdAt: now, plan, clock: where.clock });
+			const plan = resolvePlan({
+				inputs: paused ? paused.inputs : {},
+				meta: paused ? paused.meta : null,
+				index: where.index,
+				durationMs: options.durationMs,
+				planFn: undefined,
+				reference: { outcome: 'failure', error: refusal },
+			});
+			run = createRun({
+				inputs: paused ? paused.inputs : {},
+				meta: paused ? paused.meta : null,
+				webhooks: urls,
+				tokenType: where.tokenType,
+				index: where.index,
+				createdAt: now,
+				plan,
+				clock: where.clock,
+			});
 			segment = initialSegment(run);
 		} else {
 			// Moments of the paused segment that real time has not reached yet go first, with the old URLs.
 			webhooks.flush(paused);
-			({ run, segment } = continueAsNewRun(paused, where, { taskId: TASKS[at.taskIndex].id, feedback, approved, webhooks: urls }));
+			({ run, segment } = continueAsNewRun(paused, where, {
+				taskId: TASKS[at.taskIndex].id,
+				feedback,
+				approved,
+				webhooks: urls,
+			}));
 		}
 		attachFlow(run, paused ? flowOf(paused) : null);
-		const callbacks = paused ? stream.carryOver(paused, run, /** @type {import('./eventStream').CallbackConfig} */ (given)) : /** @type {import('./eventStream').CallbackConfig} */ (given);
+		const callbacks = paused
+			? stream.carryOver(paused, run, /** @type {import('./eventStream').CallbackConfig} */ (given))
+			: /** @type {import('./eventStream').CallbackConfig} */ (given);
 		if (!paused) stream.register(run, callbacks);
-		Object.defineProperty(run, 'callbacks', { value: describeCallbacks(callbacks), enumerable: false });
+		Object.defineProperty(run, 'callbacks', {
+			value: describeCallbacks(callbacks),
+			enumerable: false,
+		});
 		runs.push(run);
 		runsById.set(run.kickoffId, run);
 		webhooks.schedule(run, segment, urls);
@@ -857,9 +1110,13 @@ async function startCrewService(userOptions = {}) {
 	 */
 	function stop(kickoffId) {
 		const run = runsById.get(kickoffId);
-		if (!run || unregistered(run)) return jsonAnswer(404, errors.executionNotFoundBody('documented', redact(kickoffId).value));
+		if (!run || unregistered(run))
+			return jsonAnswer(404, errors.executionNotFoundBody('documented', redact(kickoffId).value));
 		const now = options.now();
-		if (phaseAt(run, now).phase === 'finished') return jsonAnswer(400, { detail: `Cannot stop execution. Current state: ${celeryStateOf(run, now)}` });
+		if (phaseAt(run, now).phase === 'finished')
+			return jsonAnswer(400, {
+				detail: `Cannot stop execution. Current state: ${celeryStateOf(run, now)}`,
+			});
 		stopRun(run, now);
 		webhooks.discard(run);
 		return jsonAnswer(200, { status: 'stopped', kickoffId: run.kickoffId });
@@ -872,7 +1129,9 @@ async function startCrewService(userOptions = {}) {
 	 * @param {Run} run
 	 */
 	function unregistered(run) {
-		return options.now() - run.createdAt < (run.plan.registrationDelayMs ?? options.registrationDelayMs);
+		return (
+			options.now() - run.createdAt < (run.plan.registrationDelayMs ?? options.registrationDelayMs)
+		);
 	}
 
 	/** @param {string} kickoffId */
@@ -898,11 +1157,15 @@ async function startCrewService(userOptions = {}) {
 	function readLiveStatus(run) {
 		if (!run) return jsonAnswer(200, live.NOT_FOUND_RECORD);
 		run.statusRequests += 1;
-		if (live.inRegistrationLag(run.statusRequests, options.registrationLagReads)) return jsonAnswer(200, live.NOT_FOUND_RECORD);
+		if (live.inRegistrationLag(run.statusRequests, options.registrationLagReads))
+			return jsonAnswer(200, live.NOT_FOUND_RECORD);
 		const now = options.now();
 		// A deployed flow's live record is its own (flowRuns.js): steps, no total, the final method's text.
 		if (flowDeploymentOf(run)) return jsonAnswer(200, statusRecord(run, now, options.recordShape));
-		return jsonAnswer(200, live.liveRecord(run, phaseAt(run, now), now, { tasks: TASKS, result: finalResult(run) }));
+		return jsonAnswer(
+			200,
+			live.liveRecord(run, phaseAt(run, now), now, { tasks: TASKS, result: finalResult(run) }),
+		);
 	}
 
 	/**
@@ -914,11 +1177,18 @@ async function startCrewService(userOptions = {}) {
 		const headers = { 'content-type': fault.contentType || 'application/json', ...fault.headers };
 		if (fault.kind === 'emptyBody') return { status: fault.status || 200, headers, body: '' };
 		if (fault.kind === 'notJson') {
-			return { status: fault.status || 200, headers, body: fault.body !== undefined ? fault.body : DEFAULT_NOT_JSON_BODY };
+			return {
+				status: fault.status || 200,
+				headers,
+				body: fault.body !== undefined ? fault.body : DEFAULT_NOT_JSON_BODY,
+			};
 		}
 		const status = fault.status || 500;
 		const message = fault.echoRequest ? bodyText : errors.defaultFaultMessage(status);
-		const body = fault.body !== undefined ? fault.body : JSON.stringify(errors.errorBody(options.errorShape, status, message));
+		const body =
+			fault.body !== undefined
+				? fault.body
+				: JSON.stringify(errors.errorBody(options.errorShape, status, message));
 		return { status, headers, body };
 	}
 
@@ -939,7 +1209,9 @@ async function startCrewService(userOptions = {}) {
 		if (!isAdmin && overProxyLimit(read.size)) tooLarge = true;
 		const bodyText = read.text;
 		// A callback_url of a flow feedback request: its own token, outside the crew API.
-		const feedbackAnswer = tooLarge ? null : flowFeedback.respond(req.method || 'GET', rawUrl, bodyText);
+		const feedbackAnswer = tooLarge
+			? null
+			: flowFeedback.respond(req.method || 'GET', rawUrl, bodyText);
 		if (feedbackAnswer) return deliver(res, null, feedbackAnswer);
 		if (isAdmin) {
 			const answer = handleAdmin(req.method || 'GET', path, bodyText);
@@ -970,10 +1242,16 @@ async function startCrewService(userOptions = {}) {
 		// A fault models the network or a proxy, so it strikes before auth and routing.
 		const fault = faults.take(match.route, match.route === 'status' ? match.spelling : undefined);
 		const isDelay = fault !== undefined && fault.kind === 'delay';
-		if (fault && isDelay && !fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
-		if ((!fault || isDelay) && match.route === 'fileDownload') return serveUpload(req, res, path, entry);
-		const answer = !fault || isDelay || fault.afterProcessing ? await processSafely(req, match, bodyText, entry, streamed) : null;
-		if (fault && isDelay && fault.afterProcessing) await sleep(/** @type {number} */ (fault.delayMs));
+		if (fault && isDelay && !fault.afterProcessing)
+			await sleep(/** @type {number} */ (fault.delayMs));
+		if ((!fault || isDelay) && match.route === 'fileDownload')
+			return serveUpload(req, res, path, entry);
+		const answer =
+			!fault || isDelay || fault.afterProcessing
+				? await processSafely(req, match, bodyText, entry, streamed)
+				: null;
+		if (fault && isDelay && fault.afterProcessing)
+			await sleep(/** @type {number} */ (fault.delayMs));
 		if (coldStartPending) {
 			// A cold deployment: the request is taken (a kickoff starts its run), its answer comes late.
 			coldStartPending = false;
@@ -983,7 +1261,9 @@ async function startCrewService(userOptions = {}) {
 
 		if ((!fault || isDelay) && match.route === 'chatStream' && answer === STREAM_APART) {
 			// Server-Sent Events: the chat deployment writes the response itself, frame by frame.
-			const query = new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '');
+			const query = new URLSearchParams(
+				rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '',
+			);
 			const attached = chat.attach(match.sessionId, query, res);
 			if (attached) return deliver(res, entry, attached);
 			entry.status = 200;
@@ -1019,7 +1299,12 @@ async function startCrewService(userOptions = {}) {
 			'chat/sessions': { method: 'GET', run: () => chat.describe() },
 			'chat/release': {
 				method: 'POST',
-				run: (body) => ({ ok: true, released: chat.release(isPlainObject(body) && typeof body.sessionId === 'string' ? body.sessionId : undefined) }),
+				run: (body) => ({
+					ok: true,
+					released: chat.release(
+						isPlainObject(body) && typeof body.sessionId === 'string' ? body.sessionId : undefined,
+					),
+				}),
 			},
 			faults: {
 				method: 'POST',
@@ -1052,7 +1337,8 @@ async function startCrewService(userOptions = {}) {
 		};
 		const route = routes[path.slice(ADMIN_PREFIX.length)];
 		if (!route) return null;
-		if (method !== route.method) return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: route.method });
+		if (method !== route.method)
+			return jsonAnswer(405, errors.METHOD_NOT_ALLOWED, { allow: route.method });
 		try {
 			let body;
 			if (route.method === 'POST') {
@@ -1061,7 +1347,10 @@ async function startCrewService(userOptions = {}) {
 			}
 			return jsonAnswer(200, route.run(body));
 		} catch (err) {
-			return jsonAnswer(400, { error: 'Bad Request', message: err instanceof Error ? err.message : String(err) });
+			return jsonAnswer(400, {
+				error: 'Bad Request',
+				message: err instanceof Error ? err.message : String(err),
+			});
 		}
 	}
 
@@ -1101,14 +1390,23 @@ async function startCrewService(userOptions = {}) {
 			return { ...options.tokens };
 		},
 		get options() {
-			return Object.freeze({ ...options, tokens: { ...options.tokens }, inputs: options.inputs.map((i) => ({ ...i })) });
+			return Object.freeze({
+				...options,
+				tokens: { ...options.tokens },
+				inputs: options.inputs.map((i) => ({ ...i })),
+			});
 		},
 		configure(partial) {
 			if (isPlainObject(partial) && ('host' in partial || 'port' in partial)) {
 				throw new TypeError('host and port cannot change while the service is listening');
 			}
 			applyOptions(options, partial);
-			if (isPlainObject(partial) && typeof partial.coldStartMs === 'number' && partial.coldStartMs > 0) coldStartPending = true;
+			if (
+				isPlainObject(partial) &&
+				typeof partial.coldStartMs === 'number' &&
+				partial.coldStartMs > 0
+			)
+				coldStartPending = true;
 			knownTokens.add(options.tokens.organization);
 			knownTokens.add(options.tokens.user);
 		},
@@ -1132,15 +1430,20 @@ async function startCrewService(userOptions = {}) {
 			return [...uploads.uploads.values()].map(({ path: _path, ...upload }) => upload);
 		},
 		get flowStates() {
-			return Object.fromEntries([...flowStates.saved].map(([id, state]) => [id, structuredClone(state)]));
+			return Object.fromEntries(
+				[...flowStates.saved].map(([id, state]) => [id, structuredClone(state)]),
+			);
 		},
 		waitForWebhooks(predicate, timeoutMs = 2000) {
-			if (typeof predicate !== 'function') throw new TypeError('waitForWebhooks needs a predicate function');
+			if (typeof predicate !== 'function')
+				throw new TypeError('waitForWebhooks needs a predicate function');
 			if (closed) return Promise.reject(new Error('waitForWebhooks: service closed'));
 			return webhooks.waitFor(predicate, timeoutMs);
 		},
 		count(route, method) {
-			return requests.filter((e) => e.route === route && (!method || e.method === method.toUpperCase())).length;
+			return requests.filter(
+				(e) => e.route === route && (!method || e.method === method.toUpperCase()),
+			).length;
 		},
 		injectFault(fault) {
 			faults.add(fault);

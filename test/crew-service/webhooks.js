@@ -78,10 +78,19 @@ class WebhookDispatcher {
 	schedule(run, segment, urls) {
 		this.flush(run);
 		const everyMoment = this.config.wantsEveryMoment ? this.config.wantsEveryMoment(run) : false;
-		const events = segment.events.filter((e) => everyMoment || urls[URL_FIELD[e.kind]] !== undefined);
+		const events = segment.events.filter(
+			(e) => everyMoment || urls[URL_FIELD[e.kind]] !== undefined,
+		);
 		if (events.length === 0) return;
 		/** @type {Schedule} */
-		const schedule = { run, events, offset: segment.offset, startedAt: Date.now(), urls, timer: null };
+		const schedule = {
+			run,
+			events,
+			offset: segment.offset,
+			startedAt: Date.now(),
+			urls,
+			timer: null,
+		};
 		this.schedules.set(run, schedule);
 		if (this.held) this.held.push(schedule);
 		else this.arm(schedule);
@@ -163,8 +172,14 @@ class WebhookDispatcher {
 		const payload = webhookPayload(run, event);
 		if (url !== undefined) this.deliver(event.kind, url, run.kickoffId, payload);
 		// A paused task's task moment always ends its segment: the run waits for a human there.
-		const pausesHere = event.kind === 'task' && run.plan.humanInput !== null && run.plan.humanInput.taskIds.includes(/** @type {import('./index').TaskId} */ (TASKS[event.taskIndex].id));
-		if (this.config.onMoment) this.config.onMoment(run, event, /** @type {Record<string, any>} */ (payload), pausesHere);
+		const pausesHere =
+			event.kind === 'task' &&
+			run.plan.humanInput !== null &&
+			run.plan.humanInput.taskIds.includes(
+				/** @type {import('./index').TaskId} */ (TASKS[event.taskIndex].id),
+			);
+		if (this.config.onMoment)
+			this.config.onMoment(run, event, /** @type {Record<string, any>} */ (payload), pausesHere);
 	}
 
 	/**
@@ -177,7 +192,15 @@ class WebhookDispatcher {
 	 */
 	deliver(kind, url, kickoffId, payload, headers = {}, auth) {
 		/** @type {WebhookDelivery} */
-		const record = { kind, url, kickoffId, at: Date.now(), payload, status: null, ...(auth ? { auth } : {}) };
+		const record = {
+			kind,
+			url,
+			kickoffId,
+			at: Date.now(),
+			payload,
+			status: null,
+			...(auth ? { auth } : {}),
+		};
 		this.deliveries.push(record);
 		/** @param {string} error */
 		const notSent = (error) => {
@@ -191,20 +214,31 @@ class WebhookDispatcher {
 		} catch {
 			return notSent('not sent: invalid URL');
 		}
-		if (target.protocol !== 'http:' && target.protocol !== 'https:') return notSent(`not sent: unsupported scheme ${target.protocol}`);
+		if (target.protocol !== 'http:' && target.protocol !== 'https:')
+			return notSent(`not sent: unsupported scheme ${target.protocol}`);
 		if (this.config.targets() === 'loopback' && !isLoopbackHost(target.hostname)) {
-			return notSent(`not sent: ${target.hostname} is not a loopback host (option webhookTargets is 'loopback')`);
+			return notSent(
+				`not sent: ${target.hostname} is not a loopback host (option webhookTargets is 'loopback')`,
+			);
 		}
 		const body = JSON.stringify(payload);
 		const request = target.protocol === 'https:' ? https.request : http.request;
 		const req = request(target, {
 			method: 'POST',
 			agent: false, // one connection per call, closed after: nothing lingers in a pool
-			headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'crew-service-reference', ...headers },
+			headers: {
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(body),
+				'user-agent': 'crew-service-reference',
+				...headers,
+			},
 		});
 		const entry = {
 			req,
-			timer: setTimeout(() => req.destroy(new Error(`timed out after ${DELIVERY_TIMEOUT_MS} ms`)), DELIVERY_TIMEOUT_MS),
+			timer: setTimeout(
+				() => req.destroy(new Error(`timed out after ${DELIVERY_TIMEOUT_MS} ms`)),
+				DELIVERY_TIMEOUT_MS,
+			),
 		};
 		this.inflight.add(entry);
 		let done = false;
@@ -268,8 +302,14 @@ class WebhookDispatcher {
 			if (waiter.check()) return;
 			this.waiters.add(waiter);
 			timer = setTimeout(() => {
-				const seen = this.deliveries.map((d) => `${d.kind} ${d.status === null ? d.error || 'pending' : d.status}`);
-				waiter.fail(new Error(`waitForWebhooks: not met within ${timeoutMs} ms; deliveries so far: [${seen.join(', ')}]`));
+				const seen = this.deliveries.map(
+					(d) => `${d.kind} ${d.status === null ? d.error || 'pending' : d.status}`,
+				);
+				waiter.fail(
+					new Error(
+						`waitForWebhooks: not met within ${timeoutMs} ms; deliveries so far: [${seen.join(', ')}]`,
+					),
+				);
 			}, timeoutMs);
 		});
 	}
@@ -280,7 +320,8 @@ class WebhookDispatcher {
 	 * @param {string} reason
 	 */
 	cancelAll(reason) {
-		for (const schedule of this.schedules.values()) if (schedule.timer) clearTimeout(schedule.timer);
+		for (const schedule of this.schedules.values())
+			if (schedule.timer) clearTimeout(schedule.timer);
 		this.schedules.clear();
 		this.held = null;
 		for (const entry of [...this.inflight]) entry.req.destroy(new Error(reason));
@@ -289,7 +330,8 @@ class WebhookDispatcher {
 	/** For close(): nothing may keep the process alive afterwards. */
 	close() {
 		this.cancelAll('cancelled: service closed');
-		for (const waiter of [...this.waiters]) waiter.fail(new Error('waitForWebhooks: service closed'));
+		for (const waiter of [...this.waiters])
+			waiter.fail(new Error('waitForWebhooks: service closed'));
 	}
 }
 

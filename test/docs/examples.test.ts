@@ -24,14 +24,19 @@ function examples(): Array<[string, ExampleNode[]]> {
 		.readdirSync(EXAMPLES)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((f) => [f, (JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')) as { nodes: ExampleNode[] }).nodes]);
+		.map((f) => [
+			f,
+			(JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')) as { nodes: ExampleNode[] })
+				.nodes,
+		]);
 }
 
 /** The newest version of each of this package's node types; a Crew tool is the Crew node's. */
 const NEWEST: Record<string, number> = {
 	'n8n-nodes-crewai.crew': new Crew().description.defaultVersion as number,
 	'n8n-nodes-crewai.crewTool': new Crew().description.defaultVersion as number,
-	'n8n-nodes-crewai.crewCallbackTrigger': new CrewCallbackTrigger().description.defaultVersion as number,
+	'n8n-nodes-crewai.crewCallbackTrigger': new CrewCallbackTrigger().description
+		.defaultVersion as number,
 };
 
 /** Every string in a value, at any depth. */
@@ -45,30 +50,41 @@ function strings(value: unknown): string[] {
 describe.each(examples())('examples/%s', (_file, nodes) => {
 	const ours = nodes.filter((n) => n.type.startsWith('n8n-nodes-crewai.'));
 
-	test('has this package\'s nodes, each at its newest version', () => {
+	test("has this package's nodes, each at its newest version", () => {
 		expect(ours.length).toBeGreaterThan(0);
-		for (const node of ours) expect({ node: node.name, version: node.typeVersion }).toEqual({ node: node.name, version: NEWEST[node.type] });
+		for (const node of ours)
+			expect({ node: node.name, version: node.typeVersion }).toEqual({
+				node: node.name,
+				version: NEWEST[node.type],
+			});
 	});
 
-	test('uses no Webhook Secret parameter (0.1.0\'s, now the credential\'s Legacy Webhook Secret)', () => {
+	test("uses no Webhook Secret parameter (0.1.0's, now the credential's Legacy Webhook Secret)", () => {
 		for (const node of ours) {
 			expect(Object.keys(node.parameters)).not.toContain('secret');
 			expect(Object.keys(node.parameters.options ?? {})).not.toContain('webhookSecret');
 		}
 	});
 
-	test('each model-filled description reads in the editor\'s panel as the model gets it', () => {
-		for (const value of ours.flatMap((n) => strings(n.parameters)).filter((s) => s.includes('$fromAI('))) {
+	test("each model-filled description reads in the editor's panel as the model gets it", () => {
+		for (const value of ours
+			.flatMap((n) => strings(n.parameters))
+			.filter((s) => s.includes('$fromAI('))) {
 			// n8n's editor reads a description back with every backslash pair but one before a backtick doubled.
-			expect(extractFromAICalls(value.replace(/\\[^`]/g, '\\\\'))).toEqual(extractFromAICalls(value));
+			expect(extractFromAICalls(value.replace(/\\[^`]/g, '\\\\'))).toEqual(
+				extractFromAICalls(value),
+			);
 		}
 	});
 });
 
-test('the first recipe\'s example maps each input, as the recipe teaches', () => {
+test("the first recipe's example maps each input, as the recipe teaches", () => {
 	const crew = examples()
 		.find(([file]) => file === 'crew-in-a-workflow.json')?.[1]
 		.find((n) => n.type === 'n8n-nodes-crewai.crew');
 	expect(crew?.parameters.inputsMode).toBe('map');
-	expect(crew?.parameters.inputs).toMatchObject({ mappingMode: 'defineBelow', value: { topic: 'AI agents' } });
+	expect(crew?.parameters.inputs).toMatchObject({
+		mappingMode: 'defineBelow',
+		value: { topic: 'AI agents' },
+	});
 });

@@ -33,19 +33,26 @@ function proseLines(markdown: string): string[] {
 export function linkTargets(markdown: string): Array<{ line: number; target: string }> {
 	const out: Array<{ line: number; target: string }> = [];
 	proseLines(markdown).forEach((text, i) => {
-		for (const m of text.matchAll(/\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ line: i + 1, target: m[1] });
+		for (const m of text.matchAll(/\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g))
+			out.push({ line: i + 1, target: m[1] });
 	});
 	return out;
 }
 
 /** The broken links of one markdown file, as "file:line target (why)". */
-export function brokenLinks(file: string, readFile = (f: string) => fs.readFileSync(f, 'utf8'), exists = (f: string) => fs.existsSync(f)): string[] {
+export function brokenLinks(
+	file: string,
+	readFile = (f: string) => fs.readFileSync(f, 'utf8'),
+	exists = (f: string) => fs.existsSync(f),
+): string[] {
 	const broken: string[] = [];
 	const rel = path.relative(ROOT, file);
 	for (const { line, target } of linkTargets(readFile(file))) {
 		if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
 		const [rawPath, anchor] = target.split('#', 2);
-		const targetPath = rawPath ? path.resolve(path.dirname(file), decodeURIComponent(rawPath)) : file;
+		const targetPath = rawPath
+			? path.resolve(path.dirname(file), decodeURIComponent(rawPath))
+			: file;
 		if (!rawPath && anchor === undefined) {
 			broken.push(`${rel}:${line} ${target} (empty link)`);
 			continue;
@@ -59,7 +66,10 @@ export function brokenLinks(file: string, readFile = (f: string) => fs.readFileS
 			broken.push(`${rel}:${line} ${target} (an anchor into a file that is not markdown)`);
 			continue;
 		}
-		if (!anchors(readFile(targetPath)).has(anchor)) broken.push(`${rel}:${line} ${target} (no heading "#${anchor}" in ${path.relative(ROOT, targetPath)})`);
+		if (!anchors(readFile(targetPath)).has(anchor))
+			broken.push(
+				`${rel}:${line} ${target} (no heading "#${anchor}" in ${path.relative(ROOT, targetPath)})`,
+			);
 	}
 	return broken;
 }
@@ -74,13 +84,20 @@ function markdownIn(folder: string): string[] {
 }
 
 function documents(): string[] {
-	return [path.join(ROOT, 'README.md'), path.join(ROOT, 'CHANGELOG.md'), ...markdownIn(path.join(ROOT, 'docs'))];
+	return [
+		path.join(ROOT, 'README.md'),
+		path.join(ROOT, 'CHANGELOG.md'),
+		...markdownIn(path.join(ROOT, 'docs')),
+	];
 }
 
 describe('the docs', () => {
-	test.each(documents().map((f) => [path.relative(ROOT, f), f]))('every relative link and anchor in %s resolves', (_name, file) => {
-		expect(brokenLinks(file)).toEqual([]);
-	});
+	test.each(documents().map((f) => [path.relative(ROOT, f), f]))(
+		'every relative link and anchor in %s resolves',
+		(_name, file) => {
+			expect(brokenLinks(file)).toEqual([]);
+		},
+	);
 
 	test(`README.md is under ${README_MAX_LINES} lines`, () => {
 		const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length;
@@ -89,10 +106,14 @@ describe('the docs', () => {
 });
 
 describe('the link check itself', () => {
-	test("slugs as GitHub makes them", () => {
+	test('slugs as GitHub makes them', () => {
 		expect(slug('Live progress (streaming)')).toBe('live-progress-streaming');
-		expect(slug('Persisted flows: Restore From State ID rather than inputs.id')).toBe('persisted-flows-restore-from-state-id-rather-than-inputsid');
-		expect(slug('What the vendor leaves undocumented, and what this package assumes')).toBe('what-the-vendor-leaves-undocumented-and-what-this-package-assumes');
+		expect(slug('Persisted flows: Restore From State ID rather than inputs.id')).toBe(
+			'persisted-flows-restore-from-state-id-rather-than-inputsid',
+		);
+		expect(slug('What the vendor leaves undocumented, and what this package assumes')).toBe(
+			'what-the-vendor-leaves-undocumented-and-what-this-package-assumes',
+		);
 		expect(slug('Wait By: Callback')).toBe('wait-by-callback');
 		expect(slug('`npm run bench` and **more**')).toBe('npm-run-bench-and-more');
 		expect(slug('Errors and "Stop Workflow"')).toBe('errors-and-stop-workflow');
@@ -111,7 +132,11 @@ describe('the link check itself', () => {
 			].join('\n'),
 			[path.join(ROOT, 'x', 'b.md')]: '# B\n## There\n',
 		};
-		const broken = brokenLinks(path.join(ROOT, 'x', 'a.md'), (f) => files[f], (f) => f in files);
+		const broken = brokenLinks(
+			path.join(ROOT, 'x', 'a.md'),
+			(f) => files[f],
+			(f) => f in files,
+		);
 		expect(broken).toEqual([
 			'x/a.md:2 missing.md (no such file: x/missing.md)',
 			'x/a.md:2 #nowhere (no heading "#nowhere" in x/a.md)',

@@ -8,7 +8,9 @@ import * as path from 'node:path';
 import { anchors } from './githubAnchors';
 
 const ROOT = path.join(__dirname, '..', '..');
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { homepage: string };
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+	homepage: string;
+};
 /** https://github.com/<owner>/<repo>, from package.json's homepage (which adds #readme). */
 const REPOSITORY = pkg.homepage.replace(/#.*$/, '');
 
@@ -23,10 +25,16 @@ export interface ShownLink {
 
 /** Every URL in the strings of a description object, walked to any depth, with where it sits. */
 export function urlsIn(value: unknown, where: string): ShownLink[] {
-	if (typeof value === 'string') return [...value.matchAll(/https?:\/\/[^\s"'<>)\]]+/g)].map((m) => ({ where, url: m[0].replace(/[.,;:]+$/, '') }));
+	if (typeof value === 'string')
+		return [...value.matchAll(/https?:\/\/[^\s"'<>)\]]+/g)].map((m) => ({
+			where,
+			url: m[0].replace(/[.,;:]+$/, ''),
+		}));
 	if (Array.isArray(value)) return value.flatMap((v, i) => urlsIn(v, `${where}[${i}]`));
 	if (value !== null && typeof value === 'object') {
-		return Object.entries(value).flatMap(([key, v]) => (NOT_SHOWN.has(key) ? [] : urlsIn(v, `${where}.${key}`)));
+		return Object.entries(value).flatMap(([key, v]) =>
+			NOT_SHOWN.has(key) ? [] : urlsIn(v, `${where}.${key}`),
+		);
 	}
 	return [];
 }
@@ -37,8 +45,13 @@ export function urlsIn(value: unknown, where: string): ShownLink[] {
  * and its #anchor a heading of that markdown file. Links elsewhere are not this package's to
  * keep, and none is expected: each one is reported, so a new one is looked at.
  */
-export function linkProblem(url: string, readFile = (f: string) => fs.readFileSync(f, 'utf8'), exists = (f: string) => fs.existsSync(f)): string | null {
-	if (!url.startsWith(REPOSITORY)) return `not a link into ${REPOSITORY}: n8n's users land on this repository's guides`;
+export function linkProblem(
+	url: string,
+	readFile = (f: string) => fs.readFileSync(f, 'utf8'),
+	exists = (f: string) => fs.existsSync(f),
+): string | null {
+	if (!url.startsWith(REPOSITORY))
+		return `not a link into ${REPOSITORY}: n8n's users land on this repository's guides`;
 	const [rest, anchor] = url.slice(REPOSITORY.length).split('#', 2) as [string, string | undefined];
 	let file: string;
 	if (rest === '' || rest === '/') file = 'README.md';
@@ -50,7 +63,12 @@ export function linkProblem(url: string, readFile = (f: string) => fs.readFileSy
 	const local = path.join(ROOT, file);
 	if (!exists(local)) return `no such file: ${file}`;
 	// GitHub's front page shows the README under #readme.
-	if (anchor === undefined || anchor === '' || (file === 'README.md' && rest === '' && anchor === 'readme')) return null;
+	if (
+		anchor === undefined ||
+		anchor === '' ||
+		(file === 'README.md' && rest === '' && anchor === 'readme')
+	)
+		return null;
 	if (!file.endsWith('.md')) return `an anchor into ${file}, which is not markdown`;
 	return anchors(readFile(local)).has(anchor) ? null : `no heading "#${anchor}" in ${file}`;
 }
@@ -68,22 +86,33 @@ function shownDescriptions(file: string): Array<{ where: string; shown: unknown 
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const exported = require(path.join(ROOT, file)) as Record<string, unknown>;
 	return Object.entries(exported)
-		.filter((entry): entry is [string, new () => Record<string, unknown>] => typeof entry[1] === 'function')
+		.filter(
+			(entry): entry is [string, new () => Record<string, unknown>] =>
+				typeof entry[1] === 'function',
+		)
 		.map(([name, Class]) => {
 			const made = new Class();
 			// A node's texts are its description; a credential's are the class itself (documentationUrl, properties).
-			const shown = 'description' in made ? made.description : { documentationUrl: made.documentationUrl, properties: made.properties };
+			const shown =
+				'description' in made
+					? made.description
+					: { documentationUrl: made.documentationUrl, properties: made.properties };
 			return { where: `${file} ${name}`, shown };
 		});
 }
 
 function shownLinks(): ShownLink[] {
 	const links: ShownLink[] = [];
-	for (const file of [...sourceFiles('nodes', '.node.ts'), ...sourceFiles('credentials', '.credentials.ts')]) {
+	for (const file of [
+		...sourceFiles('nodes', '.node.ts'),
+		...sourceFiles('credentials', '.credentials.ts'),
+	]) {
 		for (const { where, shown } of shownDescriptions(file)) links.push(...urlsIn(shown, where));
 	}
 	for (const file of sourceFiles('nodes', '.node.json')) {
-		const codex = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as { resources?: unknown };
+		const codex = JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as {
+			resources?: unknown;
+		};
 		links.push(...urlsIn(codex.resources, `${file} resources`));
 	}
 	return links;
@@ -94,8 +123,10 @@ describe('the links n8n shows', () => {
 
 	test('each credential and each node has its documentation link', () => {
 		const where = links.map((l) => l.where);
-		for (const file of sourceFiles('credentials', '.credentials.ts')) expect(where.some((w) => w.startsWith(file) && w.endsWith('.documentationUrl'))).toBe(true);
-		for (const file of sourceFiles('nodes', '.node.json')) expect(where.some((w) => w.startsWith(`${file} resources.primaryDocumentation`))).toBe(true);
+		for (const file of sourceFiles('credentials', '.credentials.ts'))
+			expect(where.some((w) => w.startsWith(file) && w.endsWith('.documentationUrl'))).toBe(true);
+		for (const file of sourceFiles('nodes', '.node.json'))
+			expect(where.some((w) => w.startsWith(`${file} resources.primaryDocumentation`))).toBe(true);
 	});
 
 	test('every one lands on a file and heading of this repository', () => {
@@ -113,7 +144,12 @@ describe('the product link check itself', () => {
 		[path.join(ROOT, 'docs', 'guide.md')]: '# Guide\n## Wait By: Callback\n',
 		[path.join(ROOT, 'examples', 'x.json')]: '{}',
 	};
-	const problem = (url: string) => linkProblem(url, (f) => files[f], (f) => f in files);
+	const problem = (url: string) =>
+		linkProblem(
+			url,
+			(f) => files[f],
+			(f) => f in files,
+		);
 
 	test('reads repository links as files and headings of the checkout', () => {
 		expect(problem(`${REPOSITORY}#readme`)).toBeNull();
@@ -124,18 +160,37 @@ describe('the product link check itself', () => {
 	});
 
 	test('finds a missing heading, a missing file, another branch and a link elsewhere', () => {
-		expect(problem(`${REPOSITORY}#webhooks-instead-of-polling`)).toBe('no heading "#webhooks-instead-of-polling" in README.md');
-		expect(problem(`${REPOSITORY}/blob/main/docs/guide.md#gone`)).toBe('no heading "#gone" in docs/guide.md');
-		expect(problem(`${REPOSITORY}/blob/main/docs/missing.md`)).toBe('no such file: docs/missing.md');
-		expect(problem(`${REPOSITORY}/blob/main/examples/x.json#a`)).toBe('an anchor into examples/x.json, which is not markdown');
-		expect(problem(`${REPOSITORY}/blob/dev/docs/guide.md`)).toMatch(/^not a file on the main branch/);
-		expect(problem('https://www.npmjs.com/package/n8n-nodes-crewai#credentials')).toMatch(/^not a link into /);
+		expect(problem(`${REPOSITORY}#webhooks-instead-of-polling`)).toBe(
+			'no heading "#webhooks-instead-of-polling" in README.md',
+		);
+		expect(problem(`${REPOSITORY}/blob/main/docs/guide.md#gone`)).toBe(
+			'no heading "#gone" in docs/guide.md',
+		);
+		expect(problem(`${REPOSITORY}/blob/main/docs/missing.md`)).toBe(
+			'no such file: docs/missing.md',
+		);
+		expect(problem(`${REPOSITORY}/blob/main/examples/x.json#a`)).toBe(
+			'an anchor into examples/x.json, which is not markdown',
+		);
+		expect(problem(`${REPOSITORY}/blob/dev/docs/guide.md`)).toMatch(
+			/^not a file on the main branch/,
+		);
+		expect(problem('https://www.npmjs.com/package/n8n-nodes-crewai#credentials')).toMatch(
+			/^not a link into /,
+		);
 	});
 
 	test('finds URLs in texts at any depth, not in values or placeholders', () => {
 		const description = {
 			description: 'See <a href="https://x.test/a#b">the guide</a>.',
-			properties: [{ name: 'https://no.test', placeholder: 'e.g. https://no.test', default: 'https://no.test', hint: 'Read https://x.test/c.' }],
+			properties: [
+				{
+					name: 'https://no.test',
+					placeholder: 'e.g. https://no.test',
+					default: 'https://no.test',
+					hint: 'Read https://x.test/c.',
+				},
+			],
 		};
 		expect(urlsIn(description, 'N')).toEqual([
 			{ where: 'N.description', url: 'https://x.test/a#b' },

@@ -20,14 +20,21 @@ function files(folder: string): string[] {
 }
 
 // The link checks' own tests name made-up pages on purpose.
-const sources = FOLDERS.flatMap((folder) => files(path.join(ROOT, folder))).filter((file) => path.dirname(file) !== __dirname);
+const sources = FOLDERS.flatMap((folder) => files(path.join(ROOT, folder))).filter(
+	(file) => path.dirname(file) !== __dirname,
+);
 
 function occurrences(pattern: RegExp): Array<{ where: string; match: RegExpMatchArray }> {
 	return sources.flatMap((file) =>
 		fs
 			.readFileSync(file, 'utf8')
 			.split('\n')
-			.flatMap((line, i) => [...line.matchAll(pattern)].map((match) => ({ where: `${path.relative(ROOT, file)}:${i + 1}`, match }))),
+			.flatMap((line, i) =>
+				[...line.matchAll(pattern)].map((match) => ({
+					where: `${path.relative(ROOT, file)}:${i + 1}`,
+					match,
+				})),
+			),
 	);
 }
 
@@ -51,23 +58,33 @@ describe('citations in the code and its tests', () => {
 			new RegExp(['docs draft', 'of #\\d+'].join(' '), 'g'),
 			new RegExp(['\\bissue', '#?\\d+\\b'].join(' '), 'gi'),
 		];
-		const found = outside.flatMap((pattern) => occurrences(pattern).map(({ where, match }) => `${where} ${match[0]}`));
+		const found = outside.flatMap((pattern) =>
+			occurrences(pattern).map(({ where, match }) => `${where} ${match[0]}`),
+		);
 		expect(found).toEqual([]);
 	});
 
 	it("name repository files that exist, in the contributors' pages and the READMEs", () => {
 		const pages = [
 			'README.md',
-			...files(path.join(ROOT, 'docs')).filter((file) => /docs\/(development|reliability)/.test(file)),
+			...files(path.join(ROOT, 'docs')).filter((file) =>
+				/docs\/(development|reliability)/.test(file),
+			),
 			...sources.filter((file) => file.endsWith('README.md')),
 		];
 		const named = pages.flatMap((file) =>
-			[...fs.readFileSync(path.isAbsolute(file) ? file : path.join(ROOT, file), 'utf8').matchAll(/(?<![\w./~-])(?:nodes|credentials|test|bench|scripts|examples|docs)\/[\w./-]+\.(?:ts|js|mjs|json|md)\b/g)].map(
-				(match) => ({ page: path.relative(ROOT, path.resolve(ROOT, file)), cited: match[0] }),
-			),
+			[
+				...fs
+					.readFileSync(path.isAbsolute(file) ? file : path.join(ROOT, file), 'utf8')
+					.matchAll(
+						/(?<![\w./~-])(?:nodes|credentials|test|bench|scripts|examples|docs)\/[\w./-]+\.(?:ts|js|mjs|json|md)\b/g,
+					),
+			].map((match) => ({ page: path.relative(ROOT, path.resolve(ROOT, file)), cited: match[0] })),
 		);
 		expect(named.length).toBeGreaterThan(50);
-		const missing = named.filter(({ cited }) => !fs.existsSync(path.join(ROOT, cited))).map(({ page, cited }) => `${page}: ${cited}`);
+		const missing = named
+			.filter(({ cited }) => !fs.existsSync(path.join(ROOT, cited)))
+			.map(({ page, cited }) => `${page}: ${cited}`);
 		expect([...new Set(missing)]).toEqual([]);
 	});
 });

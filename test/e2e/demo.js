@@ -36,7 +36,8 @@ async function main() {
 			root,
 			log: (m) => say(`  ${m}`),
 			editWorkflows: (wfs) => {
-				if (values.topic) crewNodeOf(wfs[WORKFLOW]).parameters.inputsJson = JSON.stringify({ topic: values.topic });
+				if (values.topic)
+					crewNodeOf(wfs[WORKFLOW]).parameters.inputsJson = JSON.stringify({ topic: values.topic });
 			},
 		});
 		const { n8n, crew, workflows } = stack;
@@ -46,10 +47,14 @@ async function main() {
 		say(`  crew service at ${crew.url}`);
 		say();
 		say(`Running workflow "${workflow.name}" (n8n execute --id=${workflow.id})`);
-		say(`  node "${crewNode.name}": operation ${crewNode.parameters.operation}, inputs ${crewNode.parameters.inputsJson}`);
+		say(
+			`  node "${crewNode.name}": operation ${crewNode.parameters.operation}, inputs ${crewNode.parameters.inputsJson}`,
+		);
 		const exec = await n8n.execute(workflow.id);
 		if (exec.code !== 0 || !exec.run) {
-			say(`n8n execute failed (exit ${exec.code}): ${errorText(exec.run) || procs.tail(exec.output)}`);
+			say(
+				`n8n execute failed (exit ${exec.code}): ${errorText(exec.run) || procs.tail(exec.output)}`,
+			);
 			process.exitCode = 1;
 			return;
 		}
@@ -57,10 +62,13 @@ async function main() {
 		const j = item.json;
 		say();
 		say('='.repeat(72));
-		say(`Crew ${j.state}  (kickoff ${j.kickoff_id}, n8n run took ${(exec.ms / 1000).toFixed(1)} s)`);
+		say(
+			`Crew ${j.state}  (kickoff ${j.kickoff_id}, n8n run took ${(exec.ms / 1000).toFixed(1)} s)`,
+		);
 		say('-'.repeat(72));
 		say(`result:      ${j.result}`);
-		if (j.result_json !== null && j.result_json !== undefined) say(`result_json: ${JSON.stringify(j.result_json)}`);
+		if (j.result_json !== null && j.result_json !== undefined)
+			say(`result_json: ${JSON.stringify(j.result_json)}`);
 		say('='.repeat(72));
 		say();
 		say('The whole output item:');

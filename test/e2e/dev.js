@@ -37,7 +37,9 @@ const TRIGGER_URL_PLACEHOLDER = 'PASTE_THE_CREW_TRIGGER_PRODUCTION_URL_HERE';
  */
 function examplesFor(baseUrl) {
 	const trigger = loadExample(TRIGGER_EXAMPLE, { credentials: { crewApi: CALLBACK_CREDENTIAL } });
-	const { webhookId } = trigger.nodes.find((n) => n.type === 'n8n-nodes-crewai.crewCallbackTrigger');
+	const { webhookId } = trigger.nodes.find(
+		(n) => n.type === 'n8n-nodes-crewai.crewCallbackTrigger',
+	);
 	const how = {
 		credentials: { crewApi: CALLBACK_CREDENTIAL, openAiApi: null },
 		text: { [TRIGGER_URL_PLACEHOLDER]: `${baseUrl}/webhook/${webhookId}/crew` },
@@ -74,7 +76,11 @@ async function main() {
 		crewArgs,
 		log: (m) => say(`  ${m}`),
 		moreCredentials: ({ crewUrl, tokens }) => [
-			{ ...CALLBACK_CREDENTIAL, type: 'crewApi', data: { baseUrl: crewUrl, token: tokens.organization, bearerToken: callbackToken } },
+			{
+				...CALLBACK_CREDENTIAL,
+				type: 'crewApi',
+				data: { baseUrl: crewUrl, token: tokens.organization, bearerToken: callbackToken },
+			},
 		],
 		editWorkflows: (workflows) => {
 			for (const k of Object.keys(workflows)) delete workflows[k];
@@ -85,9 +91,15 @@ async function main() {
 	// The Crew Trigger's workflow active before start (2.x publishes, 1.x sets active), so the
 	// kickoff example's event stream reaches it.
 	const triggerId = workflows[TRIGGER_EXAMPLE.slice(0, -5)].id;
-	await n8n.mustCli(major === '1' ? ['update:workflow', `--id=${triggerId}`, '--active=true'] : ['publish:workflow', `--id=${triggerId}`]);
+	await n8n.mustCli(
+		major === '1'
+			? ['update:workflow', `--id=${triggerId}`, '--active=true']
+			: ['publish:workflow', `--id=${triggerId}`],
+	);
 	say('  starting n8n (about 20-40 s)...');
-	const { url } = await n8n.start({ env: { N8N_PORT: String(port), N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}` } });
+	const { url } = await n8n.start({
+		env: { N8N_PORT: String(port), N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}` },
+	});
 	const owner = await n8n.setupOwner();
 
 	say();
@@ -99,11 +111,17 @@ async function main() {
 	say(`Reference crew service:  ${crew.url}`);
 	say(`  organization token  ${tokens.organization}`);
 	say(`  user token          ${tokens.user}`);
-	say('  credentials in n8n: "Crew (your organization token)", "Crew (user token)", "Crew (wrong token)"');
-	say(`  and "${CALLBACK_CREDENTIAL.name}" (organization token, Callback Bearer Token ${callbackToken}), used by the examples`);
-	say('  a kickoff may steer its run with options.meta = {"reference": {"durationMs": 5000, "outcome": "failure"}}');
+	say(
+		'  credentials in n8n: "Crew (your organization token)", "Crew (user token)", "Crew (wrong token)"',
+	);
+	say(
+		`  and "${CALLBACK_CREDENTIAL.name}" (organization token, Callback Bearer Token ${callbackToken}), used by the examples`,
+	);
+	say(
+		'  a kickoff may steer its run with options.meta = {"reference": {"durationMs": 5000, "outcome": "failure"}}',
+	);
 	say();
-	say('Examples (examples/; the agent\'s needs your own OpenAI credential):');
+	say("Examples (examples/; the agent's needs your own OpenAI credential):");
 	for (const wf of Object.values(workflows)) say(`  ${url}/workflow/${wf.id}   ${wf.name}`);
 	say();
 	say(`Package: ${stack.installedAt}`);

@@ -12,7 +12,8 @@ async function main() {
 	const opts = parseRunnerArgs();
 	if (opts.help) return void process.stdout.write(`${USAGE}\n`);
 	if (opts.list) {
-		for (const s of loadSuites()) process.stdout.write(`${s.name.padEnd(22)} n8n ${s.majors.join(',').padEnd(4)} ${s.title}\n`);
+		for (const s of loadSuites())
+			process.stdout.write(`${s.name.padEnd(22)} n8n ${s.majors.join(',').padEnd(4)} ${s.title}\n`);
 		return;
 	}
 	procs.installExitHandlers();

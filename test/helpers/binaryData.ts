@@ -35,8 +35,17 @@ export async function useBinaryDataMode(mode: BinaryDataMode): Promise<BinarySto
 		mode,
 		storagePath,
 		async store(bytes, fileName, mimeType) {
-			const binary = { data: '', fileName, mimeType, fileExtension: path.extname(fileName).slice(1) } as IBinaryData;
-			return await service.store({ type: 'execution', workflowId: 'crew-test-workflow', executionId: 'trigger' }, bytes, binary);
+			const binary = {
+				data: '',
+				fileName,
+				mimeType,
+				fileExtension: path.extname(fileName).slice(1),
+			} as IBinaryData;
+			return await service.store(
+				{ type: 'execution', workflowId: 'crew-test-workflow', executionId: 'trigger' },
+				bytes,
+				binary,
+			);
 		},
 		dispose() {
 			fs.rmSync(storagePath, { recursive: true, force: true });
@@ -49,6 +58,7 @@ export function pdfLikeBytes(length: number, seed = 0): Buffer {
 	const bytes = Buffer.alloc(length);
 	const header = Buffer.from('%PDF-1.7\n%âãÏÓ\n');
 	header.copy(bytes);
-	for (let index = header.length; index < length; index++) bytes[index] = (index * 131 + seed * 17 + (index >> 8)) & 0xff;
+	for (let index = header.length; index < length; index++)
+		bytes[index] = (index * 131 + seed * 17 + (index >> 8)) & 0xff;
 	return bytes;
 }

@@ -9,7 +9,10 @@ import type { CrewWorkflowRun } from './crewWorkflow';
 export const HANG_GUARD_MS = 20_000;
 
 /** Runs the workflow and cancels its execution once `ready` holds (checked every 5 ms), or at the hang guard. */
-export async function cancelWhen(ready: () => boolean, run: (signal: AbortSignal) => Promise<CrewWorkflowRun>): Promise<CrewWorkflowRun> {
+export async function cancelWhen(
+	ready: () => boolean,
+	run: (signal: AbortSignal) => Promise<CrewWorkflowRun>,
+): Promise<CrewWorkflowRun> {
 	const controller = new AbortController();
 	const watcher = setInterval(() => {
 		if (ready()) controller.abort();
@@ -26,6 +29,8 @@ export async function cancelWhen(ready: () => boolean, run: (signal: AbortSignal
 /** How many stops the service received for each kickoff id. */
 export function stopsByKickoff(service: CrewService): Record<string, number> {
 	const counts: Record<string, number> = {};
-	for (const request of service.requests) if (request.route === 'stop' && request.kickoffId) counts[request.kickoffId] = (counts[request.kickoffId] ?? 0) + 1;
+	for (const request of service.requests)
+		if (request.route === 'stop' && request.kickoffId)
+			counts[request.kickoffId] = (counts[request.kickoffId] ?? 0) + 1;
 	return counts;
 }

@@ -61,14 +61,29 @@ export class CrewCredentialsHelper extends ICredentialsHelper {
 		return this.credentialType(type).properties;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		return new StoredCredentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
 	}
 
 	/** As n8n's applyDefaultsAndOverwrites: the stored data with the credential's defaults filled in. */
-	async getDecrypted(_: IWorkflowExecuteAdditionalData, nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
-		if (nodeCredentials.id !== CREDENTIAL_ID) throw new UnexpectedError(`No credential with ID ${String(nodeCredentials.id)}`);
-		const withDefaults = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), { ...this.data }, true, false, null, null);
+	async getDecrypted(
+		_: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		if (nodeCredentials.id !== CREDENTIAL_ID)
+			throw new UnexpectedError(`No credential with ID ${String(nodeCredentials.id)}`);
+		const withDefaults = NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			{ ...this.data },
+			true,
+			false,
+			null,
+			null,
+		);
 		return (withDefaults ?? {}) as ICredentialDataDecryptedObject;
 	}
 
@@ -80,21 +95,32 @@ export class CrewCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, Record<string, unknown> | undefined>;
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions &
+			Record<string, Record<string, unknown> | undefined>;
 		const { authenticate } = this.credentialType(typeName);
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
-		if (!workflow || !node) throw new UnexpectedError('Workflow and node are required for declarative credential authentication');
+		if (!workflow || !node)
+			throw new UnexpectedError(
+				'Workflow and node are required for declarative credential authentication',
+			);
 		const resolve = (value: unknown) => {
 			if (!isExpression(value)) return value;
-			const resolved = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+			const resolved = workflow.expression.getSimpleParameterValue(
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
+			);
 			return resolved ? String(resolved) : '';
 		};
 		requestOptions.headers ??= {};
 		for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 			for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
 				requestOptions[outerKey] ??= {};
-				(requestOptions[outerKey])[String(resolve(key))] = resolve(value);
+				requestOptions[outerKey][String(resolve(key))] = resolve(value);
 			}
 		}
 		return requestOptions;

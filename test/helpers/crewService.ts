@@ -17,15 +17,33 @@ const DEFAULT_INPUTS = [
  * reset before each (runs, log, faults, options), closed after.
  */
 export function useCrewService(options: CrewServiceOptions = {}) {
-	const handle = {} as { service: CrewService; credentials: Credentials; userCredentials: Credentials };
+	const handle = {} as {
+		service: CrewService;
+		credentials: Credentials;
+		userCredentials: Credentials;
+	};
 	beforeAll(async () => {
-		handle.service = await startCrewService({ durationMs: 300, ...options, tokens: { organization: ORGANIZATION_TOKEN, user: USER_TOKEN } });
+		handle.service = await startCrewService({
+			durationMs: 300,
+			...options,
+			tokens: { organization: ORGANIZATION_TOKEN, user: USER_TOKEN },
+		});
 		handle.credentials = { baseUrl: handle.service.url, token: ORGANIZATION_TOKEN };
 		handle.userCredentials = { baseUrl: handle.service.url, token: USER_TOKEN };
 	});
 	beforeEach(() => {
 		handle.service.reset();
-		handle.service.configure({ inputs: DEFAULT_INPUTS, durationMs: 300, recordShape: 'contract', statusPaths: 'both', inputsShape: 'names', errorShape: 'documented', dialect: 'documented', plan: undefined, ...options });
+		handle.service.configure({
+			inputs: DEFAULT_INPUTS,
+			durationMs: 300,
+			recordShape: 'contract',
+			statusPaths: 'both',
+			inputsShape: 'names',
+			errorShape: 'documented',
+			dialect: 'documented',
+			plan: undefined,
+			...options,
+		});
 	});
 	afterAll(async () => {
 		await handle.service.close();

@@ -12,7 +12,16 @@
  *   model's arguments (n8n-core requests-response.js), as n8n 2.x's AI Agent does.
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, EngineRequest, EngineResponse } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	EngineRequest,
+	EngineResponse,
+} from 'n8n-workflow';
 
 import { Crew } from '../../nodes/Crew/Crew.node';
 import { CREDENTIAL_ID } from './crewCredentialsHelper';
@@ -32,7 +41,13 @@ const crew = new Crew();
 
 /** The tool variant n8n makes of the Crew node: same code, no main input, an ai_tool output. */
 export const crewTool: INodeType = {
-	description: { ...crew.description, name: 'crewTool', displayName: 'Crew Tool', inputs: [], outputs: [NodeConnectionTypes.AiTool] },
+	description: {
+		...crew.description,
+		name: 'crewTool',
+		displayName: 'Crew Tool',
+		inputs: [],
+		outputs: [NodeConnectionTypes.AiTool],
+	},
 	methods: crew.methods,
 	async execute(this: IExecuteFunctions) {
 		return await crew.execute.call(this);
@@ -108,8 +123,15 @@ const toolsAgent: INodeType = {
 };
 
 const engineAgent: INodeType = {
-	description: { ...toolsAgent.description, name: 'engineAgent', description: 'Has the engine run its tool, as n8n 2.x\'s AI Agent does' },
-	async execute(this: IExecuteFunctions, response?: EngineResponse): Promise<INodeExecutionData[][] | EngineRequest> {
+	description: {
+		...toolsAgent.description,
+		name: 'engineAgent',
+		description: "Has the engine run its tool, as n8n 2.x's AI Agent does",
+	},
+	async execute(
+		this: IExecuteFunctions,
+		response?: EngineResponse,
+	): Promise<INodeExecutionData[][] | EngineRequest> {
 		// The engine hands every run a response; an empty one means the tools have not run yet.
 		if (!response || response.actionResponses.length === 0) {
 			return {
@@ -124,7 +146,10 @@ const engineAgent: INodeType = {
 				metadata: {},
 			};
 		}
-		const outputs = response.actionResponses.map((result) => result.data.data?.[NodeConnectionTypes.AiTool]?.[0]?.map((item) => item.json) ?? []);
+		const outputs = response.actionResponses.map(
+			(result) =>
+				result.data.data?.[NodeConnectionTypes.AiTool]?.[0]?.map((item) => item.json) ?? [],
+		);
 		return [[{ json: { outputs } }]];
 	},
 };
@@ -146,15 +171,36 @@ function toolNode(parameters: INodeParameters, onError?: ToolOnError): INode {
 	};
 }
 
-function agentWorkflow(agentType: 'toolsAgent' | 'engineAgent', parameters: INodeParameters, credentials: Credentials, onError?: ToolOnError): WorkflowSpec {
-	const agent: INode = { id: 'agent-id', name: AGENT_NAME, type: agentType, typeVersion: 1, position: [200, 0], parameters: {} };
+function agentWorkflow(
+	agentType: 'toolsAgent' | 'engineAgent',
+	parameters: INodeParameters,
+	credentials: Credentials,
+	onError?: ToolOnError,
+): WorkflowSpec {
+	const agent: INode = {
+		id: 'agent-id',
+		name: AGENT_NAME,
+		type: agentType,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: {},
+	};
 	return {
 		nodes: [triggerNode, agent, toolNode(parameters, onError)],
 		connections: {
-			[triggerNode.name]: { main: [[{ node: AGENT_NAME, type: NodeConnectionTypes.Main, index: 0 }]] },
-			[TOOL_NODE_NAME]: { ai_tool: [[{ node: AGENT_NAME, type: NodeConnectionTypes.AiTool, index: 0 }]] },
+			[triggerNode.name]: {
+				main: [[{ node: AGENT_NAME, type: NodeConnectionTypes.Main, index: 0 }]],
+			},
+			[TOOL_NODE_NAME]: {
+				ai_tool: [[{ node: AGENT_NAME, type: NodeConnectionTypes.AiTool, index: 0 }]],
+			},
 		},
-		nodeTypes: new NodeTypes({ 'n8n-nodes-base.manualTrigger': manualTrigger, toolsAgent, engineAgent, [CREW_TOOL_TYPE]: crewTool }),
+		nodeTypes: new NodeTypes({
+			'n8n-nodes-base.manualTrigger': manualTrigger,
+			toolsAgent,
+			engineAgent,
+			[CREW_TOOL_TYPE]: crewTool,
+		}),
 		credentials,
 	};
 }
@@ -166,15 +212,35 @@ function agentWorkflow(agentType: 'toolsAgent' | 'engineAgent', parameters: INod
 export function crewToolLoadOptionsContext(parameters: INodeParameters, credentials: Credentials) {
 	const spec = agentWorkflow('toolsAgent', parameters, credentials);
 	const { workflow, workflowData } = workflowOf(spec);
-	const additionalData = { ...additionalDataFor(spec, workflowData, 'internal'), currentNodeParameters: parameters };
-	return new LoadOptionsContext(workflow, toolNode(parameters), additionalData, 'parameters.inputs');
+	const additionalData = {
+		...additionalDataFor(spec, workflowData, 'internal'),
+		currentNodeParameters: parameters,
+	};
+	return new LoadOptionsContext(
+		workflow,
+		toolNode(parameters),
+		additionalData,
+		'parameters.inputs',
+	);
 }
 
-async function runAgent(agentType: 'toolsAgent' | 'engineAgent', parameters: INodeParameters, credentials: Credentials, calls: IDataObject[], onError?: ToolOnError) {
+async function runAgent(
+	agentType: 'toolsAgent' | 'engineAgent',
+	parameters: INodeParameters,
+	credentials: Credentials,
+	calls: IDataObject[],
+	onError?: ToolOnError,
+) {
 	plannedCalls = calls;
 	const spec = agentWorkflow(agentType, parameters, credentials, onError);
 	const { run, record } = await runWorkflow(spec, triggerNode, [{ json: { chatInput: 'go' } }]);
-	assertRunHidesSecrets(credentials, 'execution data (output, errors, run data)', run, record, spec.nodes.map((node) => node.parameters));
+	assertRunHidesSecrets(
+		credentials,
+		'execution data (output, errors, run data)',
+		run,
+		record,
+		spec.nodes.map((node) => node.parameters),
+	);
 	const stored = run.data.resultData.error;
 	if (stored) throw Object.assign(new Error(stored.message), stored);
 	const json = run.data.resultData.runData[AGENT_NAME]?.at(-1)?.data?.main?.[0]?.[0]?.json ?? {};
@@ -182,7 +248,11 @@ async function runAgent(agentType: 'toolsAgent' | 'engineAgent', parameters: INo
 }
 
 /** Calls the Crew tool the way n8n's MCP Server Trigger (and n8n 1.x's agent) does. */
-export async function callCrewTool(parameters: INodeParameters, credentials: Credentials, calls: IDataObject[]): Promise<ToolCallRecord & { record: RunRecord }> {
+export async function callCrewTool(
+	parameters: INodeParameters,
+	credentials: Credentials,
+	calls: IDataObject[],
+): Promise<ToolCallRecord & { record: RunRecord }> {
 	const { json, record } = await runAgent('toolsAgent', parameters, credentials, calls);
 	return { ...(json as unknown as ToolCallRecord), record };
 }

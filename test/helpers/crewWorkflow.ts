@@ -4,7 +4,16 @@
  * crew service. Every run is checked for the token.
  */
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, IRun, NodeParameterValue } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	NodeParameterValue,
+} from 'n8n-workflow';
 import { isDeepStrictEqual } from 'util';
 
 import { Crew } from '../../nodes/Crew/Crew.node';
@@ -84,24 +93,38 @@ const crewWithoutStreaming = crewWithout('isStreaming', 'sendChunk');
  */
 export function parametersForItems(parameters: Parameters, itemCount: number): INodeParameters {
 	if (typeof parameters !== 'function') return parameters as INodeParameters;
-	const perItem = Array.from({ length: Math.max(itemCount, 1) }, (_, itemIndex) => parameters(itemIndex));
+	const perItem = Array.from({ length: Math.max(itemCount, 1) }, (_, itemIndex) =>
+		parameters(itemIndex),
+	);
 	return mergeItemValues(perItem) as INodeParameters;
 }
 
-const isPlainObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function mergeItemValues(values: unknown[]): unknown {
 	if (values.every((value) => isDeepStrictEqual(value, values[0]))) return values[0];
 	if (values.every(isPlainObject)) {
 		const keys = [...new Set(values.flatMap((value) => Object.keys(value)))];
-		return Object.fromEntries(keys.map((key) => [key, mergeItemValues(values.map((value) => value[key]))]));
+		return Object.fromEntries(
+			keys.map((key) => [key, mergeItemValues(values.map((value) => value[key]))]),
+		);
 	}
 	// The values as a JSON text in a string literal whose braces are escaped, so no `{{` or `}}` in them can end the expression early.
-	const literal = JSON.stringify(JSON.stringify(values.map((value) => value ?? null))).replace(/[{}]/g, (brace) => `\\u${brace.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	const literal = JSON.stringify(JSON.stringify(values.map((value) => value ?? null))).replace(
+		/[{}]/g,
+		(brace) => `\\u${brace.charCodeAt(0).toString(16).padStart(4, '0')}`,
+	);
 	return `={{ JSON.parse(${literal})[$itemIndex] }}` as NodeParameterValue;
 }
 
-function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | 'credentials' | 'typeVersion' | 'retryOnFail'>, parameters: INodeParameters): INode {
+function crewNode(
+	options: Pick<
+		CrewRunOptions,
+		'continueOnFail' | 'onError' | 'credentials' | 'typeVersion' | 'retryOnFail'
+	>,
+	parameters: INodeParameters,
+): INode {
 	const credential = { id: CREDENTIAL_ID, name: 'Crew account' };
 	return {
 		id: 'crew-node-id',
@@ -112,7 +135,13 @@ function crewNode(options: Pick<CrewRunOptions, 'continueOnFail' | 'onError' | '
 		parameters,
 		credentials: { crewApi: credential },
 		onError: options.onError ?? (options.continueOnFail ? 'continueRegularOutput' : 'stopWorkflow'),
-		...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0 } : {}),
+		...(options.retryOnFail
+			? {
+					retryOnFail: true,
+					maxTries: options.retryOnFail.maxTries,
+					waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0,
+				}
+			: {}),
 	};
 }
 
@@ -131,7 +160,11 @@ export function crewWorkflow(options: CrewRunOptions, itemCount: number): Workfl
 		connections: { [TRIGGER_NAME]: { main: [[{ node: CREW_NODE_NAME, type: 'main', index: 0 }]] } },
 		nodeTypes: new NodeTypes({
 			'n8n-nodes-base.manualTrigger': manualTrigger,
-			[CREW_TYPE]: options.withoutCancelSignal ? crewWithoutCancelSignal : options.withoutStreaming ? crewWithoutStreaming : crew,
+			[CREW_TYPE]: options.withoutCancelSignal
+				? crewWithoutCancelSignal
+				: options.withoutStreaming
+					? crewWithoutStreaming
+					: crew,
 		}),
 		credentials: options.credentials,
 		...(options.savedStaticData ? { savedStaticData: options.savedStaticData } : {}),
@@ -155,7 +188,9 @@ export interface CrewRun {
  */
 export function storedError(run: IRun): (Error & IDataObject) | undefined {
 	const stored = run.data.resultData.error;
-	return stored ? (Object.assign(new Error(stored.message), stored) as unknown as Error & IDataObject) : undefined;
+	return stored
+		? (Object.assign(new Error(stored.message), stored) as unknown as Error & IDataObject)
+		: undefined;
 }
 
 export interface CrewWorkflowRun extends CrewRun {
@@ -165,15 +200,29 @@ export interface CrewWorkflowRun extends CrewRun {
 
 /** The Crew node's outputs in a run (its first, or with -1 its last), as n8n's execution view lists them. */
 export function crewOutputsOf(run: IRun, runIndex = 0): INodeExecutionData[][] {
-	return (run.data.resultData.runData[CREW_NODE_NAME]?.at(runIndex)?.data?.main ?? []).map((output) => output ?? []);
+	return (run.data.resultData.runData[CREW_NODE_NAME]?.at(runIndex)?.data?.main ?? []).map(
+		(output) => output ?? [],
+	);
 }
 
 /** Runs the workflow and gives everything it left, after checking all of it for the token. */
 export async function runCrewWorkflow(options: CrewRunOptions): Promise<CrewWorkflowRun> {
 	const items = options.items ?? [{ json: {} }];
 	const spec = crewWorkflow(options, items.length);
-	const { run, record } = await runWorkflow(spec, triggerNode, items, options.cancelSignal, options.streaming);
-	assertRunHidesSecrets(options.credentials, 'execution data (output, errors, run data)', run, record, spec.nodes.map((node) => node.parameters));
+	const { run, record } = await runWorkflow(
+		spec,
+		triggerNode,
+		items,
+		options.cancelSignal,
+		options.streaming,
+	);
+	assertRunHidesSecrets(
+		options.credentials,
+		'execution data (output, errors, run data)',
+		run,
+		record,
+		spec.nodes.map((node) => node.parameters),
+	);
 	const outputs = crewOutputsOf(run);
 	return { output: outputs[0] ?? [], outputs, record, run, error: storedError(run) };
 }
@@ -186,7 +235,9 @@ export async function runCrewNode(options: CrewRunOptions): Promise<CrewRun> {
 }
 
 /** Runs the workflow and returns the error n8n stored. Fails the test if there was none. */
-export async function runCrewNodeExpectingError(options: CrewRunOptions): Promise<Error & IDataObject> {
+export async function runCrewNodeExpectingError(
+	options: CrewRunOptions,
+): Promise<Error & IDataObject> {
 	try {
 		await runCrewNode(options);
 	} catch (error) {
@@ -200,9 +251,17 @@ export function items(count: number): INodeExecutionData[] {
 }
 
 /** The Crew node's resource-mapping method as the editor calls it, in n8n-core's load-options context. */
-export function crewLoadOptionsContext(parameters: object, credentials: Credentials, typeVersion?: number) {
+export function crewLoadOptionsContext(
+	parameters: object,
+	credentials: Credentials,
+	typeVersion?: number,
+) {
 	const node = crewNode({ credentials, typeVersion }, parameters as INodeParameters);
-	return loadOptionsContext(crewWorkflow({ parameters, credentials, typeVersion }, 1), node, 'parameters.inputs');
+	return loadOptionsContext(
+		crewWorkflow({ parameters, credentials, typeVersion }, 1),
+		node,
+		'parameters.inputs',
+	);
 }
 
 /**
@@ -210,19 +269,29 @@ export function crewLoadOptionsContext(parameters: object, credentials: Credenti
  * credential's `test.request` becomes the routing of a declarative node,
  * which n8n-core's RoutingNode runs with the credential's authentication.
  */
-export async function testCredential(credentials: Credentials): Promise<{ status: 'OK' } | { status: 'Error'; httpCode?: string; message: string }> {
+export async function testCredential(
+	credentials: Credentials,
+): Promise<{ status: 'OK' } | { status: 'Error'; httpCode?: string; message: string }> {
 	const testNodeType: INodeType = {
 		description: {
 			displayName: 'Credential test',
 			name: 'noOp',
 			group: ['transform'],
 			version: 1,
-			description: 'The request of the credential\'s test',
+			description: "The request of the credential's test",
 			defaults: { name: 'Temp-Node' },
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: 'crewApi', required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credentialTypes.crewApi.test!.request } }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: credentialTypes.crewApi.test!.request },
+				},
+			],
 		},
 	};
 	const testNode: INode = {
@@ -237,8 +306,13 @@ export async function testCredential(credentials: Credentials): Promise<{ status
 	const { run, record } = await runWorkflow(
 		{
 			nodes: [triggerNode, testNode],
-			connections: { [TRIGGER_NAME]: { main: [[{ node: testNode.name, type: 'main', index: 0 }]] } },
-			nodeTypes: new NodeTypes({ 'n8n-nodes-base.manualTrigger': manualTrigger, 'n8n-nodes-base.noOp': testNodeType }),
+			connections: {
+				[TRIGGER_NAME]: { main: [[{ node: testNode.name, type: 'main', index: 0 }]] },
+			},
+			nodeTypes: new NodeTypes({
+				'n8n-nodes-base.manualTrigger': manualTrigger,
+				'n8n-nodes-base.noOp': testNodeType,
+			}),
 			credentials,
 		},
 		triggerNode,
@@ -247,5 +321,9 @@ export async function testCredential(credentials: Credentials): Promise<{ status
 	assertRunHidesSecrets(credentials, 'credential test', run, record, []);
 	const error = run.data.resultData.error as (IDataObject & { message: string }) | undefined;
 	if (!error) return { status: 'OK' };
-	return { status: 'Error', httpCode: error.httpCode as string | undefined, message: error.message };
+	return {
+		status: 'Error',
+		httpCode: error.httpCode as string | undefined,
+		message: error.message,
+	};
 }

@@ -17,12 +17,17 @@ function literal(value: unknown, indent: string, path: string[]): string {
 	if (constant !== undefined) return constant;
 	if (typeof value === 'function') return 'async () => undefined';
 	if (Array.isArray(value)) {
-		const lines = value.map((entry, index) => `${indent}\t${literal(entry, `${indent}\t`, [...path, String(index)])},\n`);
+		const lines = value.map(
+			(entry, index) => `${indent}\t${literal(entry, `${indent}\t`, [...path, String(index)])},\n`,
+		);
 		return `[\n${lines.join('')}${indent}]`;
 	}
 	if (value !== null && typeof value === 'object') {
 		const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
-		const lines = entries.map(([key, entry]) => `${indent}\t${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${literal(entry, `${indent}\t`, [...path, key])},\n`);
+		const lines = entries.map(
+			([key, entry]) =>
+				`${indent}\t${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${literal(entry, `${indent}\t`, [...path, key])},\n`,
+		);
 		return `{\n${lines.join('')}${indent}}`;
 	}
 	return JSON.stringify(value);
@@ -38,14 +43,18 @@ function literal(value: unknown, indent: string, path: string[]): string {
 export function descriptionSource(className: string, node: INodeType): string {
 	const { description, ...fields } = node as INodeType & Record<string, unknown>;
 	const prototype = Object.getPrototypeOf(node) as Record<string, unknown>;
-	const methods = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor' && typeof prototype[name] === 'function');
+	const methods = Object.getOwnPropertyNames(prototype).filter(
+		(name) => name !== 'constructor' && typeof prototype[name] === 'function',
+	);
 	return [
 		"import { NodeConnectionTypes } from 'n8n-workflow';",
 		"import type { INodeType, INodeTypeDescription } from 'n8n-workflow';",
 		'',
 		`export class ${className} implements INodeType {`,
 		`\tdescription: INodeTypeDescription = ${literal(description, '\t', [])};`,
-		...Object.entries(fields).map(([name, value]) => `\n\t${name} = ${literal(value, '\t', [name])};`),
+		...Object.entries(fields).map(
+			([name, value]) => `\n\t${name} = ${literal(value, '\t', [name])};`,
+		),
 		...methods.map((name) => `\n\tasync ${name}() {\n\t\treturn undefined;\n\t}`),
 		'}',
 		'',
@@ -76,6 +85,11 @@ export function lintAs(files: Array<{ filePath: string; text: string }>): LintMe
 		timeout: 120_000,
 		maxBuffer: 64 * 1024 * 1024,
 	});
-	if (run.status !== 0) throw new Error(`ESLint did not run (${run.error?.message ?? run.signal ?? `exit ${run.status}`}): ${run.stderr}`);
-	return (JSON.parse(run.stdout) as Array<{ messages: LintMessage[] }>).map((result) => result.messages);
+	if (run.status !== 0)
+		throw new Error(
+			`ESLint did not run (${run.error?.message ?? run.signal ?? `exit ${run.status}`}): ${run.stderr}`,
+		);
+	return (JSON.parse(run.stdout) as Array<{ messages: LintMessage[] }>).map(
+		(result) => result.messages,
+	);
 }

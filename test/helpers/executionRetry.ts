@@ -35,14 +35,33 @@ function preparedForRetry(failed: IRun): IRunExecutionData {
  * was saved; `options.credentials` may differ, as after a rotated token). Every part is checked
  * for the credential's secrets.
  */
-export async function retryFromExecutionsList(options: RetryOptions, failed: IRun): Promise<CrewWorkflowRun & { executionId: string }> {
+export async function retryFromExecutionsList(
+	options: RetryOptions,
+	failed: IRun,
+): Promise<CrewWorkflowRun & { executionId: string }> {
 	const items = options.items ?? [{ json: {} }];
-	const spec = { ...crewWorkflow(options, items.length), ...(options.webhookWaitingBaseUrl !== undefined ? { webhookWaitingBaseUrl: options.webhookWaitingBaseUrl } : {}) };
+	const spec = {
+		...crewWorkflow(options, items.length),
+		...(options.webhookWaitingBaseUrl !== undefined
+			? { webhookWaitingBaseUrl: options.webhookWaitingBaseUrl }
+			: {}),
+	};
 	const { workflow, workflowData } = workflowOf(spec);
 	const additionalData = additionalDataFor(spec, workflowData, 'retry');
 	const executionId = additionalData.executionId as string;
-	const { result: run, record } = await recordRun(async () => await new WorkflowExecute(additionalData, 'retry', preparedForRetry(failed)).processRunExecutionData(workflow));
-	assertSecretsHidden(options.credentials, 'retried execution (output, run data)', serializeForLeakCheck(run));
+	const { result: run, record } = await recordRun(
+		async () =>
+			await new WorkflowExecute(
+				additionalData,
+				'retry',
+				preparedForRetry(failed),
+			).processRunExecutionData(workflow),
+	);
+	assertSecretsHidden(
+		options.credentials,
+		'retried execution (output, run data)',
+		serializeForLeakCheck(run),
+	);
 	assertSecretsHidden(options.credentials, 'logs', record.logs.join('\n'));
 	const outputs = crewOutputsOf(run, -1);
 	return { output: outputs[0] ?? [], outputs, record, run, error: storedError(run), executionId };

@@ -17,14 +17,20 @@ export function sourceFiles(folder: string): string[] {
 export function relativeSpecifiers(source: string): string[] {
 	const withoutComments = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 	const found = new Set<string>();
-	for (const m of withoutComments.matchAll(/\b(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g)) found.add(m[1]);
-	for (const m of withoutComments.matchAll(/\bimport\s*(?:\(\s*)?['"]([^'"]+)['"]/g)) found.add(m[1]);
+	for (const m of withoutComments.matchAll(
+		/\b(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+	))
+		found.add(m[1]);
+	for (const m of withoutComments.matchAll(/\bimport\s*(?:\(\s*)?['"]([^'"]+)['"]/g))
+		found.add(m[1]);
 	return [...found].filter((specifier) => specifier.startsWith('.'));
 }
 
 export function resolveModule(fromFile: string, specifier: string): string | undefined {
 	const base = path.resolve(path.dirname(fromFile), specifier);
-	return [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => candidate.endsWith('.ts') && fs.existsSync(candidate));
+	return [`${base}.ts`, path.join(base, 'index.ts'), base].find(
+		(candidate) => candidate.endsWith('.ts') && fs.existsSync(candidate),
+	);
 }
 
 /** The import graph: each file and the files it imports. */
@@ -69,7 +75,8 @@ export function circles(graph: Map<string, string[]>): string[][] {
 				onStack.delete(member);
 				component.push(member);
 			} while (member !== node);
-			if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort());
+			if (component.length > 1 || (graph.get(node) ?? []).includes(node))
+				found.push(component.sort());
 		}
 	};
 	for (const node of graph.keys()) if (!index.has(node)) visit(node);

@@ -14,6 +14,9 @@ const eslint = new ESLint({ cwd: process.cwd() });
 const results = [];
 for (const { filePath, text } of JSON.parse(input)) {
 	const [result] = await eslint.lintText(text, { filePath });
-	results.push({ filePath, messages: result.messages.map(({ ruleId, message, line }) => ({ ruleId, message, line })) });
+	results.push({
+		filePath,
+		messages: result.messages.map(({ ruleId, message, line }) => ({ ruleId, message, line })),
+	});
 }
 process.stdout.write(JSON.stringify(results));

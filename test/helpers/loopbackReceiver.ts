@@ -27,17 +27,28 @@ export interface LoopbackReceiver {
 
 function send(response: http.ServerResponse, answer: Answer) {
 	if (answer === 'hang') return;
-	const { status, body, contentType } = typeof answer === 'number' ? { status: answer, body: '{}', contentType: 'application/json' } : answer;
+	const { status, body, contentType } =
+		typeof answer === 'number'
+			? { status: answer, body: '{}', contentType: 'application/json' }
+			: answer;
 	response.writeHead(status, { 'content-type': contentType }).end(body);
 }
 
-export async function startLoopbackReceiver(answer: (request: ReceivedRequest) => Promise<Answer>): Promise<LoopbackReceiver> {
+export async function startLoopbackReceiver(
+	answer: (request: ReceivedRequest) => Promise<Answer>,
+): Promise<LoopbackReceiver> {
 	const server = http.createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
-			const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-			answer({ url: request.url ?? '/', headers, rawBody: Buffer.concat(chunks).toString('utf8') }).then(
+			const headers = Object.fromEntries(
+				Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+			);
+			answer({
+				url: request.url ?? '/',
+				headers,
+				rawBody: Buffer.concat(chunks).toString('utf8'),
+			}).then(
 				(given) => send(response, given),
 				(error: Error) => response.writeHead(500).end(error.message),
 			);

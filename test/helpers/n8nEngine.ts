@@ -109,7 +109,8 @@ function setUpEngine() {
 		const written: Buffer[] = [];
 		const isJson = /json/i.test(String(request.getHeader('content-type') ?? ''));
 		const keep = (chunk: unknown) => {
-			if (isJson && (typeof chunk === 'string' || chunk instanceof Uint8Array)) written.push(Buffer.from(chunk));
+			if (isJson && (typeof chunk === 'string' || chunk instanceof Uint8Array))
+				written.push(Buffer.from(chunk));
 		};
 		const write = request.write.bind(request) as (...args: unknown[]) => boolean;
 		const end = request.end.bind(request) as (...args: unknown[]) => ClientRequest;
@@ -171,7 +172,9 @@ export class NodeTypes implements INodeTypes {
 	}
 
 	getKnownTypes(): IDataObject {
-		return Object.fromEntries(Object.keys(this.types).map((type) => [type, { className: type, sourcePath: '' }]));
+		return Object.fromEntries(
+			Object.keys(this.types).map((type) => [type, { className: type, sourcePath: '' }]),
+		);
 	}
 }
 
@@ -202,7 +205,12 @@ let executionCount = 0;
  * with `executionId` an existing one's, as n8n gives it again when a waiting
  * execution's webhook is called.
  */
-export function additionalDataFor(spec: WorkflowSpec, workflowData: IWorkflowBase, mode: WorkflowExecuteMode, executionId = String(++executionCount)): IWorkflowExecuteAdditionalData {
+export function additionalDataFor(
+	spec: WorkflowSpec,
+	workflowData: IWorkflowBase,
+	mode: WorkflowExecuteMode,
+	executionId = String(++executionCount),
+): IWorkflowExecuteAdditionalData {
 	const { credentials } = spec;
 	const notInThisPackage = (what: string) => async () => {
 		throw new UnexpectedError(`${what} is not used by this package's nodes`);
@@ -218,7 +226,10 @@ export function additionalDataFor(spec: WorkflowSpec, workflowData: IWorkflowBas
 		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
 		formTestBaseUrl: 'http://localhost:5678/form-test',
 		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: spec.webhookWaitingBaseUrl === undefined ? 'http://localhost:5678/webhook-waiting' : (spec.webhookWaitingBaseUrl ?? undefined),
+		webhookWaitingBaseUrl:
+			spec.webhookWaitingBaseUrl === undefined
+				? 'http://localhost:5678/webhook-waiting'
+				: (spec.webhookWaitingBaseUrl ?? undefined),
 		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
 		mcpBaseUrl: 'http://localhost:5678/mcp',
 		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
@@ -232,7 +243,10 @@ export function additionalDataFor(spec: WorkflowSpec, workflowData: IWorkflowBas
 	return additionalData as IWorkflowExecuteAdditionalData;
 }
 
-export function workflowOf(spec: WorkflowSpec): { workflow: Workflow; workflowData: IWorkflowBase } {
+export function workflowOf(spec: WorkflowSpec): {
+	workflow: Workflow;
+	workflowData: IWorkflowBase;
+} {
 	const workflowData = {
 		id: 'crew-test-workflow',
 		name: 'Crew node test',
@@ -271,7 +285,9 @@ export interface WorkflowRun {
 }
 
 /** Runs `work` as part of a run: its requests and log lines are recorded in what it returns. */
-export async function recordRun<T>(work: () => Promise<T>): Promise<{ result: T; record: RunRecord }> {
+export async function recordRun<T>(
+	work: () => Promise<T>,
+): Promise<{ result: T; record: RunRecord }> {
 	const record = { requests: [], maxInFlight: {}, logs: [], sentBodies: [], inFlight: {} };
 	const result = await currentRun.run(record, work);
 	const { inFlight: _, ...seen } = record;
@@ -284,7 +300,13 @@ export async function recordRun<T>(work: () => Promise<T>): Promise<{ result: T;
  * Aborting `cancelSignal` cancels the running WorkflowExecute, which is what
  * n8n does when an execution is stopped.
  */
-export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INodeExecutionData[], cancelSignal?: AbortSignal, streaming?: StreamingSetup): Promise<WorkflowRun> {
+export async function runWorkflow(
+	spec: WorkflowSpec,
+	trigger: INode,
+	items: INodeExecutionData[],
+	cancelSignal?: AbortSignal,
+	streaming?: StreamingSetup,
+): Promise<WorkflowRun> {
 	const mode: WorkflowExecuteMode = streaming?.mode ?? 'trigger';
 	const { workflow, workflowData } = workflowOf(spec);
 	const record = { requests: [], maxInFlight: {}, logs: [], sentBodies: [], inFlight: {} };
@@ -307,7 +329,16 @@ export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INo
 		workflowExecute.run({
 			workflow,
 			startNode: trigger,
-			triggerToStartFrom: { name: trigger.name, data: { startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [], data: { main: [items] } } },
+			triggerToStartFrom: {
+				name: trigger.name,
+				data: {
+					startTime: Date.now(),
+					executionTime: 0,
+					executionIndex: 0,
+					source: [],
+					data: { main: [items] },
+				},
+			},
 		}),
 	);
 	const cancel = () => running.cancel();
@@ -323,7 +354,16 @@ export async function runWorkflow(spec: WorkflowSpec, trigger: INode, items: INo
 }
 
 /** n8n-core's context for a node's load-options and resource-mapping methods, as the editor calls them. */
-export function loadOptionsContext(spec: WorkflowSpec, node: INode, parameterPath: string): ILoadOptionsFunctions {
+export function loadOptionsContext(
+	spec: WorkflowSpec,
+	node: INode,
+	parameterPath: string,
+): ILoadOptionsFunctions {
 	const { workflow, workflowData } = workflowOf(spec);
-	return new LoadOptionsContext(workflow, node, additionalDataFor(spec, workflowData, 'internal'), parameterPath);
+	return new LoadOptionsContext(
+		workflow,
+		node,
+		additionalDataFor(spec, workflowData, 'internal'),
+		parameterPath,
+	);
 }

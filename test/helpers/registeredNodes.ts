@@ -18,13 +18,17 @@ export interface RegisteredNode {
 }
 
 /** Each node n8n loads from package.json's n8n.nodes, as n8n finds it: the class named after its file. */
-export function registeredNodes(distFiles: readonly string[] = packageJson.n8n.nodes): RegisteredNode[] {
+export function registeredNodes(
+	distFiles: readonly string[] = packageJson.n8n.nodes,
+): RegisteredNode[] {
 	return distFiles.map((distFile) => {
 		const filePath = distFile.replace(/^dist\//, '').replace(/\.js$/, '.ts');
 		const sourceFile = path.join(ROOT, filePath);
 		const className = path.basename(filePath, '.node.ts');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const NodeClass = (require(sourceFile) as Record<string, new () => INodeType | IVersionedNodeType>)[className];
+		const NodeClass = (
+			require(sourceFile) as Record<string, new () => INodeType | IVersionedNodeType>
+		)[className];
 		return { distFile, filePath, sourceFile, className, node: new NodeClass() };
 	});
 }

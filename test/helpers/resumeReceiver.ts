@@ -66,12 +66,22 @@ export function useResumeReceiver(options: ResumeReceiverOptions = {}): ResumeRe
 	let releaseHeldCalls: () => void = () => undefined;
 	let parking: Promise<void> = Promise.resolve();
 
-	const handle = async (url: string, headers: Record<string, string>, body: unknown): Promise<number> => {
+	const handle = async (
+		url: string,
+		headers: Record<string, string>,
+		body: unknown,
+	): Promise<number> => {
 		if (options.holdCallsUntilParked) await parking;
-		const call: ResumeCall = { url, authorization: headers.authorization, body, status: options.forwardCalls === false ? 200 : 409 };
+		const call: ResumeCall = {
+			url,
+			authorization: headers.authorization,
+			body,
+			status: options.forwardCalls === false ? 200 : 409,
+		};
 		receiver.calls.push(call);
 		const current = parked;
-		if (options.forwardCalls === false || !current || receiver.resumedBy.length > 0) return call.status;
+		if (options.forwardCalls === false || !current || receiver.resumedBy.length > 0)
+			return call.status;
 		if (receiver.restartBetweenCalls) endedCrews.clear();
 		const query = Object.fromEntries(new URL(url, receiver.base).searchParams);
 		call.response = await callResumeWebhook(current, { body, headers, query });
@@ -110,7 +120,9 @@ export function useResumeReceiver(options: ResumeReceiverOptions = {}): ResumeRe
 	};
 
 	beforeAll(async () => {
-		server = await startLoopbackReceiver(async ({ url, headers, rawBody }) => await handle(url, headers, JSON.parse(rawBody)));
+		server = await startLoopbackReceiver(
+			async ({ url, headers, rawBody }) => await handle(url, headers, JSON.parse(rawBody)),
+		);
 	});
 	afterAll(async () => await server?.close());
 	beforeEach(() => {

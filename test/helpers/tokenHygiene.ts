@@ -16,7 +16,8 @@ export function serializeForLeakCheck(value: unknown): string {
 	const expand = (part: unknown): unknown => {
 		if (part instanceof Error) {
 			const plain: Record<string, unknown> = { message: part.message, stack: part.stack };
-			for (const key of Object.getOwnPropertyNames(part)) plain[key] = (part as unknown as Record<string, unknown>)[key];
+			for (const key of Object.getOwnPropertyNames(part))
+				plain[key] = (part as unknown as Record<string, unknown>)[key];
 			return plain;
 		}
 		return part;
@@ -40,13 +41,18 @@ export const serializeError = serializeForLeakCheck;
 /** Fails when the secret is in the text: as it is, or JSON-escaped as serialized text shows it. */
 export function assertTokenHidden(token: string, what: string, text: string, secretName = 'token') {
 	const secret = token.trim();
-	if (secret.length >= 4 && (text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)))) {
+	if (
+		secret.length >= 4 &&
+		(text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)))
+	) {
 		throw new Error(`The credential's ${secretName} appears in the node's ${what}`);
 	}
 }
 
 /** The secrets a Crew API credential holds: every password field of the credential type, read from it. */
-export const CREDENTIAL_PASSWORD_FIELDS = new CrewApi().properties.filter((property) => property.typeOptions?.password === true).map((property) => property.name);
+export const CREDENTIAL_PASSWORD_FIELDS = new CrewApi().properties
+	.filter((property) => property.typeOptions?.password === true)
+	.map((property) => property.name);
 
 /** Fails when any secret of the credential appears in the text. */
 export function assertSecretsHidden(credentials: object, what: string, text: string) {
@@ -67,7 +73,10 @@ const SECRET_KEYS = new Set(['token', 'password', 'webhook_secret']);
  * node's Webhook Secret, a URL the user pasted) are left out: they are saved with the
  * workflow as the user wrote them, which is why later versions read secrets from the credential.
  */
-export function secretsTheRunSent(record: { sentBodies: readonly string[] }, workflowParameters: unknown): string[] {
+export function secretsTheRunSent(
+	record: { sentBodies: readonly string[] },
+	workflowParameters: unknown,
+): string[] {
 	const written = JSON.stringify(workflowParameters ?? null);
 	const found = new Set<string>();
 	const visit = (value: unknown, key: string | undefined) => {
@@ -78,18 +87,25 @@ export function secretsTheRunSent(record: { sentBodies: readonly string[] }, wor
 			return;
 		}
 		if (Array.isArray(value)) value.forEach((entry) => visit(entry, undefined));
-		else if (typeof value === 'object' && value !== null) for (const [name, entry] of Object.entries(value)) visit(entry, name);
+		else if (typeof value === 'object' && value !== null)
+			for (const [name, entry] of Object.entries(value)) visit(entry, name);
 	};
 	for (const body of record.sentBodies) {
 		try {
 			const parsed = JSON.parse(body) as Record<string, unknown>;
 			// The inputs are the user's data, not secrets of the node.
-			for (const [name, entry] of Object.entries(parsed ?? {})) if (name !== 'inputs') visit(entry, name);
+			for (const [name, entry] of Object.entries(parsed ?? {}))
+				if (name !== 'inputs') visit(entry, name);
 		} catch {
 			// Not JSON: nothing to read.
 		}
 	}
-	return [...found].filter((secret) => secret.trim().length >= 4 && !written.includes(secret) && !written.includes(JSON.stringify(secret).slice(1, -1)));
+	return [...found].filter(
+		(secret) =>
+			secret.trim().length >= 4 &&
+			!written.includes(secret) &&
+			!written.includes(JSON.stringify(secret).slice(1, -1)),
+	);
 }
 
 /**

@@ -50,14 +50,24 @@ export function useTriggerReceivers() {
 		await Promise.all(open.map(async (receiver) => await receiver.close()));
 		open = [];
 	});
-	return async (parameters: { events: string[]; secret?: string }, credentials?: IDataObject, node: TriggerNodeOptions = {}): Promise<TriggerReceiver> => {
+	return async (
+		parameters: { events: string[]; secret?: string },
+		credentials?: IDataObject,
+		node: TriggerNodeOptions = {},
+	): Promise<TriggerReceiver> => {
 		const received: ReceivedCall[] = [];
 		const calls: TriggerCall[] = [];
 		const refusedBodies: string[] = [];
 		const logs: string[] = [];
 		const savedStaticData = { value: {} };
 		const receiver = await startLoopbackReceiver(async ({ headers, rawBody }) => {
-			const { result, response, record } = await callCrewTrigger(JSON.parse(rawBody), parameters, { headers, rawBody, credentials, typeVersion: node.typeVersion, savedStaticData });
+			const { result, response, record } = await callCrewTrigger(JSON.parse(rawBody), parameters, {
+				headers,
+				rawBody,
+				credentials,
+				typeVersion: node.typeVersion,
+				savedStaticData,
+			});
 			const status = response.status ?? 200;
 			received.push({ status, items: startedItems(result) });
 			calls.push({ authorization: headers.authorization, result, request: { headers, rawBody } });
@@ -66,6 +76,13 @@ export function useTriggerReceivers() {
 			return status;
 		});
 		open.push(receiver);
-		return { url: `${receiver.base}/webhook/abc/crew`, received, calls, started: () => received.flatMap((call) => call.items ?? []), refusedBodies, logs };
+		return {
+			url: `${receiver.base}/webhook/abc/crew`,
+			received,
+			calls,
+			started: () => received.flatMap((call) => call.items ?? []),
+			refusedBodies,
+			logs,
+		};
 	};
 }

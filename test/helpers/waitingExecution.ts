@@ -7,9 +7,23 @@
  */
 import { WAITING_TOKEN_QUERY_PARAM, WebhookContext, WorkflowExecute } from 'n8n-core';
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData, IRun, IRunExecutionData, IWebhookData, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IRun,
+	IRunExecutionData,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 
-import { CREW_NODE_NAME, crewOutputsOf, crewWorkflow, storedError, triggerNode } from './crewWorkflow';
+import {
+	CREW_NODE_NAME,
+	crewOutputsOf,
+	crewWorkflow,
+	storedError,
+	triggerNode,
+} from './crewWorkflow';
 import type { CrewRunOptions } from './crewWorkflow';
 import { additionalDataFor, recordRun, runWorkflow, workflowOf } from './n8nEngine';
 import type { RunRecord, WorkflowSpec } from './n8nEngine';
@@ -37,14 +51,29 @@ export interface ParkedExecution {
 }
 
 function checkSecretsHidden(spec: WorkflowSpec, what: string, value: unknown, record: RunRecord) {
-	assertRunHidesSecrets(spec.credentials, what, value, record, spec.nodes.map((node) => node.parameters));
+	assertRunHidesSecrets(
+		spec.credentials,
+		what,
+		value,
+		record,
+		spec.nodes.map((node) => node.parameters),
+	);
 }
 
 /** Runs the manual trigger and the Crew node until the execution ends or the node parks it. */
 export async function runUntilParked(options: ParkingRunOptions): Promise<ParkedExecution> {
 	const items = options.items ?? [{ json: {} }];
-	const spec: WorkflowSpec = { ...crewWorkflow(options, items.length), webhookWaitingBaseUrl: options.webhookWaitingBaseUrl };
-	const { run, record, executionId } = await runWorkflow(spec, triggerNode, items, options.cancelSignal, options.streaming);
+	const spec: WorkflowSpec = {
+		...crewWorkflow(options, items.length),
+		webhookWaitingBaseUrl: options.webhookWaitingBaseUrl,
+	};
+	const { run, record, executionId } = await runWorkflow(
+		spec,
+		triggerNode,
+		items,
+		options.cancelSignal,
+		options.streaming,
+	);
 	checkSecretsHidden(spec, 'waiting execution (output, stack, run data)', run, record);
 	const [entry] = run.data.executionData?.nodeExecutionStack ?? [];
 	return {
@@ -136,20 +165,33 @@ function loadedForResume(run: IRun): IRunExecutionData {
  * it), n8n-core's WebhookContext with the execution's own ID and the stored
  * execution data, whose stack entry holds the items the node parked.
  */
-export async function callResumeWebhook(execution: ParkedExecution, request: ResumeRequest): Promise<ResumeResponse> {
-	if (!execution.waitTill) throw new UnexpectedError('The execution is not waiting: n8n would answer 409 without calling the node');
+export async function callResumeWebhook(
+	execution: ParkedExecution,
+	request: ResumeRequest,
+): Promise<ResumeResponse> {
+	if (!execution.waitTill)
+		throw new UnexpectedError(
+			'The execution is not waiting: n8n would answer 409 without calling the node',
+		);
 	// n8n 2.x's WaitingWebhooks.validateToken: a call without the execution's resume token never reaches the node.
 	const { resumeToken } = execution.run.data;
 	if (resumeToken && request.query?.[WAITING_TOKEN_QUERY_PARAM] !== resumeToken) {
-		return { result: { noWebhookResponse: true }, answered: { status: 401, body: { error: 'Invalid token' } }, record: { requests: [], maxInFlight: {}, logs: [], sentBodies: [] } };
+		return {
+			result: { noWebhookResponse: true },
+			answered: { status: 401, body: { error: 'Invalid token' } },
+			record: { requests: [], maxInFlight: {}, logs: [], sentBodies: [] },
+		};
 	}
 	const runExecutionData = loadedForResume(execution.run);
 	const { workflow, workflowData } = workflowOf(execution.spec);
 	const node = workflow.getNode(CREW_NODE_NAME);
 	if (!node) throw new UnexpectedError('The workflow has no Crew node');
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
-	const description = nodeType.description.webhooks?.find((webhook) => webhook.restartWebhook === true && webhook.httpMethod === 'POST');
-	if (!description) throw new UnexpectedError('The Crew node has no POST restart webhook: n8n would answer 404');
+	const description = nodeType.description.webhooks?.find(
+		(webhook) => webhook.restartWebhook === true && webhook.httpMethod === 'POST',
+	);
+	if (!description)
+		throw new UnexpectedError('The Crew node has no POST restart webhook: n8n would answer 404');
 
 	const answered: ResumeResponse['answered'] = {};
 	const additionalData: IWorkflowExecuteAdditionalData = {
@@ -161,13 +203,27 @@ export async function callResumeWebhook(execution: ParkedExecution, request: Res
 	const webhookData: IWebhookData = {
 		httpMethod: 'POST',
 		node: node.name,
-		path: NodeHelpers.getNodeWebhookPath(workflow.id, node, String(description.path), description.isFullPath === true, true),
+		path: NodeHelpers.getNodeWebhookPath(
+			workflow.id,
+			node,
+			String(description.path),
+			description.isFullPath === true,
+			true,
+		),
 		webhookDescription: description,
 		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
 	};
 	const closeFunctions: Array<() => Promise<void>> = [];
-	const context = new WebhookContext(workflow, node, additionalData, execution.run.mode, webhookData, closeFunctions, runExecutionData);
+	const context = new WebhookContext(
+		workflow,
+		node,
+		additionalData,
+		execution.run.mode,
+		webhookData,
+		closeFunctions,
+		runExecutionData,
+	);
 	const { result, record } = await recordRun(async () => {
 		try {
 			if (!nodeType.webhook) throw new UnexpectedError('The Crew node has no webhook method');
@@ -176,9 +232,19 @@ export async function callResumeWebhook(execution: ParkedExecution, request: Res
 			await Promise.all(closeFunctions.map(async (close) => await close()));
 		}
 	});
-	checkSecretsHidden(execution.spec, 'webhook response (output, answer)', { result, answered }, record);
+	checkSecretsHidden(
+		execution.spec,
+		'webhook response (output, answer)',
+		{ result, answered },
+		record,
+	);
 	if (!result.workflowData) return { result, answered, record };
-	return { result, answered, record, resumed: await resume(execution, runExecutionData, result.workflowData) };
+	return {
+		result,
+		answered,
+		record,
+		resumed: await resume(execution, runExecutionData, result.workflowData),
+	};
 }
 
 /**
@@ -187,7 +253,11 @@ export async function callResumeWebhook(execution: ParkedExecution, request: Res
  * node's stack entry, which the engine passes on as the (disabled) node's
  * output, and the execution goes on from there.
  */
-async function resume(execution: ParkedExecution, runExecutionData: IRunExecutionData, workflowData: INodeExecutionData[][]): Promise<ResumedExecution> {
+async function resume(
+	execution: ParkedExecution,
+	runExecutionData: IRunExecutionData,
+	workflowData: INodeExecutionData[][],
+): Promise<ResumedExecution> {
 	const [entry] = runExecutionData.executionData?.nodeExecutionStack ?? [];
 	if (!entry) throw new UnexpectedError('The waiting execution has no stack entry to resume');
 	entry.data.main = workflowData;
@@ -196,11 +266,25 @@ async function resume(execution: ParkedExecution, runExecutionData: IRunExecutio
 }
 
 /** The engine goes on with the stored execution data, in the parked execution's own mode and ID. */
-async function runStored(execution: ParkedExecution, runExecutionData: IRunExecutionData, what: string): Promise<ResumedExecution> {
+async function runStored(
+	execution: ParkedExecution,
+	runExecutionData: IRunExecutionData,
+	what: string,
+): Promise<ResumedExecution> {
 	const { workflow, workflowData } = workflowOf(execution.spec);
 	const { mode } = execution.run;
-	const additionalData = additionalDataFor(execution.spec, workflowData, mode, execution.executionId);
-	const { result: run, record } = await recordRun(async () => await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow));
+	const additionalData = additionalDataFor(
+		execution.spec,
+		workflowData,
+		mode,
+		execution.executionId,
+	);
+	const { result: run, record } = await recordRun(
+		async () =>
+			await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+				workflow,
+			),
+	);
 	checkSecretsHidden(execution.spec, what, run, record);
 	const outputs = crewOutputsOf(run, -1);
 	return { run, record, outputs, output: outputs[0] ?? [] };
@@ -213,7 +297,10 @@ async function runStored(execution: ParkedExecution, runExecutionData: IRunExecu
  * (handleDisabledNode). None of the node's code runs.
  */
 export async function resumeAtTimeout(execution: ParkedExecution): Promise<ResumedExecution> {
-	if (!execution.waitTill) throw new UnexpectedError('The execution is not waiting: n8n has nothing to resume at a timeout');
+	if (!execution.waitTill)
+		throw new UnexpectedError(
+			'The execution is not waiting: n8n has nothing to resume at a timeout',
+		);
 	const runExecutionData = JSON.parse(JSON.stringify(execution.run.data)) as IRunExecutionData;
 	runExecutionData.waitTill = execution.waitTill;
 	return await runStored(execution, runExecutionData, 'execution resumed at its timeout');

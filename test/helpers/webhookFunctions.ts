@@ -9,7 +9,13 @@
  */
 import { WebhookContext } from 'n8n-core';
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
-import type { IDataObject, INode, IWebhookData, IWebhookResponseData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 
 import { CrewCallbackTrigger } from '../../nodes/CrewCallbackTrigger/CrewCallbackTrigger.node';
 import { CREDENTIAL_ID } from './crewCredentialsHelper';
@@ -73,7 +79,9 @@ export async function callCrewTrigger(
 		position: [0, 0],
 		parameters,
 		webhookId: 'abc',
-		...(request.credentials ? { credentials: { crewApi: { id: CREDENTIAL_ID, name: 'Crew account' } } } : {}),
+		...(request.credentials
+			? { credentials: { crewApi: { id: CREDENTIAL_ID, name: 'Crew account' } } }
+			: {}),
 	};
 	const trigger = new CrewCallbackTrigger();
 	const spec: WorkflowSpec = {
@@ -92,18 +100,39 @@ export async function callCrewTrigger(
 	const rawBody = request.rawBody ?? JSON.stringify(body);
 	const additionalData = {
 		...additionalDataFor(spec, workflowData, 'webhook'),
-		httpRequest: { method: 'POST', body, headers: { 'content-type': 'application/json', ...request.headers }, query: {}, params: {}, rawBody: Buffer.from(rawBody) },
+		httpRequest: {
+			method: 'POST',
+			body,
+			headers: { 'content-type': 'application/json', ...request.headers },
+			query: {},
+			params: {},
+			rawBody: Buffer.from(rawBody),
+		},
 		httpResponse: responseStandIn(response),
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const webhookData: IWebhookData = {
 		httpMethod: 'POST',
 		node: TRIGGER_NAME,
-		path: NodeHelpers.getNodeWebhookPath(workflow.id, workflowNode, String(description.path), false, false),
+		path: NodeHelpers.getNodeWebhookPath(
+			workflow.id,
+			workflowNode,
+			String(description.path),
+			false,
+			false,
+		),
 		webhookDescription: description,
 		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
 	};
-	const context = new WebhookContext(workflow, workflowNode, additionalData, 'webhook', webhookData, [], null);
+	const context = new WebhookContext(
+		workflow,
+		workflowNode,
+		additionalData,
+		'webhook',
+		webhookData,
+		[],
+		null,
+	);
 	const { result, record } = await recordRun(async () => await trigger.webhook.call(context));
 	// As n8n after a production call: the static data written back only when the call changed it.
 	const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
@@ -111,7 +140,13 @@ export async function callCrewTrigger(
 		const { __dataChanged: _, ...changed } = staticData;
 		request.savedStaticData.value = JSON.parse(JSON.stringify(changed)) as IDataObject;
 	}
-	assertRunHidesSecrets(spec.credentials, 'trigger output, answer and logs', { result, response }, record, spec.nodes.map((each) => each.parameters));
+	assertRunHidesSecrets(
+		spec.credentials,
+		'trigger output, answer and logs',
+		{ result, response },
+		record,
+		spec.nodes.map((each) => each.parameters),
+	);
 	return { result, response, record };
 }
 

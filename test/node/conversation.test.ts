@@ -17,7 +17,9 @@ import type { StreamingSetup } from '../helpers/crewWorkflow';
 const crew = useCrewService({ chat: {} });
 
 /** What n8n's Chat Trigger hands the next node. */
-const chatItem = (chatInput: string, sessionId = 'chat-session-A'): INodeExecutionData => ({ json: { sessionId, action: 'sendMessage', chatInput } });
+const chatItem = (chatInput: string, sessionId = 'chat-session-A'): INodeExecutionData => ({
+	json: { sessionId, action: 'sendMessage', chatInput },
+});
 
 const sendMessage = (options: IDataObject = {}) => ({
 	resource: 'conversation',
@@ -30,9 +32,15 @@ const sendMessage = (options: IDataObject = {}) => ({
 /** The workflow's saved static data, as n8n keeps it in the database between executions. */
 const newWorkflowStore = () => ({ value: {} as IDataObject });
 
-const messagePosts = () => crew.service.requests.filter((entry) => entry.route === 'chatMessage').length;
+const messagePosts = () =>
+	crew.service.requests.filter((entry) => entry.route === 'chatMessage').length;
 
-async function send(store: { value: IDataObject }, chatInput: string, sessionId?: string, extra: { options?: IDataObject; streaming?: StreamingSetup; continueOnFail?: boolean } = {}) {
+async function send(
+	store: { value: IDataObject },
+	chatInput: string,
+	sessionId?: string,
+	extra: { options?: IDataObject; streaming?: StreamingSetup; continueOnFail?: boolean } = {},
+) {
 	return await runCrewWorkflow({
 		parameters: sendMessage(extra.options),
 		credentials: crew.credentials,
@@ -43,7 +51,10 @@ async function send(store: { value: IDataObject }, chatInput: string, sessionId?
 	});
 }
 
-function streamingChat(onChunk: (chunk: StructuredChunk) => void = () => {}): { streaming: StreamingSetup; chunks: StructuredChunk[] } {
+function streamingChat(onChunk: (chunk: StructuredChunk) => void = () => {}): {
+	streaming: StreamingSetup;
+	chunks: StructuredChunk[];
+} {
 	const chunks: StructuredChunk[] = [];
 	return {
 		chunks,
@@ -61,7 +72,11 @@ function streamingChat(onChunk: (chunk: StructuredChunk) => void = () => {}): { 
 /** A turn's frames: started, a runtime event, one per word of the reply, completed. */
 const framesOf = (reply: unknown) => String(reply).split(/\s+/).length + 3;
 
-const textOf = (chunks: StructuredChunk[]) => chunks.filter((chunk) => chunk.type === 'item').map((chunk) => chunk.content).join('');
+const textOf = (chunks: StructuredChunk[]) =>
+	chunks
+		.filter((chunk) => chunk.type === 'item')
+		.map((chunk) => chunk.content)
+		.join('');
 
 beforeEach(() => {
 	crew.service.configure({ chat: {} });
@@ -77,8 +92,21 @@ describe('one flow session per conversation', () => {
 
 		const [session] = crew.service.chatSessions;
 		expect(crew.service.chatSessions).toHaveLength(1);
-		expect(first.output).toEqual([{ json: { output: 'Reply 1 to "Hello": this session has 1 message from you.', flow_session_id: session.id, frame_count: expect.any(Number) }, pairedItem: { item: 0 } }]);
-		expect(second.output[0].json).toEqual({ output: 'Reply 2 to "And again": this session has 2 messages from you.', flow_session_id: session.id, frame_count: expect.any(Number) });
+		expect(first.output).toEqual([
+			{
+				json: {
+					output: 'Reply 1 to "Hello": this session has 1 message from you.',
+					flow_session_id: session.id,
+					frame_count: expect.any(Number),
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(second.output[0].json).toEqual({
+			output: 'Reply 2 to "And again": this session has 2 messages from you.',
+			flow_session_id: session.id,
+			frame_count: expect.any(Number),
+		});
 		expect(session.messages.map((message) => [message.role, message.content])).toEqual([
 			['user', 'Hello'],
 			['assistant', 'Reply 1 to "Hello": this session has 1 message from you.'],
@@ -100,11 +128,15 @@ describe('one flow session per conversation', () => {
 		expect(crew.service.chatSessions).toHaveLength(2);
 		expect(b1.output[0].json.flow_session_id).not.toBe(a1.output[0].json.flow_session_id);
 		expect(a2.output[0].json.flow_session_id).toBe(a1.output[0].json.flow_session_id);
-		expect(b1.output[0].json.output).toBe('Reply 1 to "Hi from B": this session has 1 message from you.');
-		expect(a2.output[0].json.output).toBe('Reply 2 to "A again": this session has 2 messages from you.');
+		expect(b1.output[0].json.output).toBe(
+			'Reply 1 to "Hi from B": this session has 1 message from you.',
+		);
+		expect(a2.output[0].json.output).toBe(
+			'Reply 2 to "A again": this session has 2 messages from you.',
+		);
 	});
 
-	it('the session is kept in the workflow\'s saved static data: a new process (n8n restarted) loading it continues the conversation', async () => {
+	it("the session is kept in the workflow's saved static data: a new process (n8n restarted) loading it continues the conversation", async () => {
 		const store = newWorkflowStore();
 		const first = await send(store, 'Before the restart');
 		// All a restarted n8n has is the workflow's row: a copy of the saved static data.
@@ -123,8 +155,14 @@ describe('one flow session per conversation', () => {
 	it('Flow Session ID sends to that session, whatever the conversation key', async () => {
 		const first = await send(newWorkflowStore(), 'First');
 		const sessionId = first.output[0].json.flow_session_id as string;
-		const second = await send(newWorkflowStore(), 'Second', 'another-chat', { options: { flowSessionId: sessionId } });
-		expect(second.output[0].json).toEqual({ output: 'Reply 2 to "Second": this session has 2 messages from you.', flow_session_id: sessionId, frame_count: 14 });
+		const second = await send(newWorkflowStore(), 'Second', 'another-chat', {
+			options: { flowSessionId: sessionId },
+		});
+		expect(second.output[0].json).toEqual({
+			output: 'Reply 2 to "Second": this session has 2 messages from you.',
+			flow_session_id: sessionId,
+			frame_count: 14,
+		});
 		expect(crew.service.count('chatStart')).toBe(1);
 	});
 
@@ -135,7 +173,9 @@ describe('one flow session per conversation', () => {
 		crew.service.configure({ chat: {} });
 		const second = await send(store, 'After the flow forgot');
 		expect(second.error).toBeUndefined();
-		expect(second.output[0].json.output).toBe('Reply 1 to "After the flow forgot": this session has 1 message from you.');
+		expect(second.output[0].json.output).toBe(
+			'Reply 1 to "After the flow forgot": this session has 1 message from you.',
+		);
 		expect(messagePosts()).toBe(1);
 	});
 });
@@ -147,7 +187,9 @@ describe('the flow session kept by the workflow (queue mode, n8n Cloud)', () => 
 	it('each message with nothing remembered, the kept flow_session_id handed back: one flow session holds the whole conversation', async () => {
 		const kept: Record<string, string> = {};
 		const message = async (chatInput: string, chat: string) => {
-			const { output, error } = await send(newWorkflowStore(), chatInput, chat, { options: { flowSessionId: kept[chat] ?? '' } });
+			const { output, error } = await send(newWorkflowStore(), chatInput, chat, {
+				options: { flowSessionId: kept[chat] ?? '' },
+			});
 			expect(error).toBeUndefined();
 			kept[chat] = output[0].json.flow_session_id as string;
 			return output[0].json;
@@ -155,16 +197,27 @@ describe('the flow session kept by the workflow (queue mode, n8n Cloud)', () => 
 		const a1 = await message('First from A', 'chat-A');
 		const b1 = await message('First from B', 'chat-B');
 		const a2 = await message('Second from A', 'chat-A');
-		expect(a2).toEqual({ output: 'Reply 2 to "Second from A": this session has 2 messages from you.', flow_session_id: a1.flow_session_id, frame_count: expect.any(Number) });
+		expect(a2).toEqual({
+			output: 'Reply 2 to "Second from A": this session has 2 messages from you.',
+			flow_session_id: a1.flow_session_id,
+			frame_count: expect.any(Number),
+		});
 		expect(b1.flow_session_id).not.toBe(a1.flow_session_id);
 		expect(crew.service.chatSessions).toHaveLength(2);
 		expect(crew.service.count('chatStart')).toBe(2);
-		expect(crew.service.chatSessions.find((session) => session.id === a1.flow_session_id)?.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['First from A', 'Second from A']);
+		expect(
+			crew.service.chatSessions
+				.find((session) => session.id === a1.flow_session_id)
+				?.messages.filter((m) => m.role === 'user')
+				.map((m) => m.content),
+		).toEqual(['First from A', 'Second from A']);
 	});
 
 	it('an empty Flow Session ID (an expression on a chat with no kept row) falls back to what the node remembers', async () => {
 		const store = newWorkflowStore();
-		const first = await send(store, 'One', 'chat-A', { options: { flowSessionId: '={{ $json.nothingKept }}' } });
+		const first = await send(store, 'One', 'chat-A', {
+			options: { flowSessionId: '={{ $json.nothingKept }}' },
+		});
 		const second = await send(store, 'Two', 'chat-A', { options: { flowSessionId: '' } });
 		expect(second.output[0].json.flow_session_id).toBe(first.output[0].json.flow_session_id);
 		expect(second.output[0].json.output).toMatch(/^Reply 2 /);
@@ -175,10 +228,16 @@ describe('the flow session kept by the workflow (queue mode, n8n Cloud)', () => 
 		const gone = first.output[0].json.flow_session_id as string;
 		crew.service.reset();
 		crew.service.configure({ chat: {} });
-		const second = await send(newWorkflowStore(), 'After the flow forgot', 'chat-A', { options: { flowSessionId: gone } });
+		const second = await send(newWorkflowStore(), 'After the flow forgot', 'chat-A', {
+			options: { flowSessionId: gone },
+		});
 		expect(second.error).toBeUndefined();
 		const [session] = crew.service.chatSessions;
-		expect(second.output[0].json).toEqual({ output: 'Reply 1 to "After the flow forgot": this session has 1 message from you.', flow_session_id: session.id, frame_count: expect.any(Number) });
+		expect(second.output[0].json).toEqual({
+			output: 'Reply 1 to "After the flow forgot": this session has 1 message from you.',
+			flow_session_id: session.id,
+			frame_count: expect.any(Number),
+		});
 		expect(session.id).not.toBe(gone);
 		expect(messagePosts()).toBe(1);
 	});
@@ -225,7 +284,8 @@ describe('a turn read from its frames', () => {
 	it('a stream that closes with nothing in it is asked again after a pause, not at once; the message sent once', async () => {
 		crew.service.configure({ chat: { hold: true } });
 		crew.service.injectFault({ route: 'chatStream', kind: 'emptyBody', times: 2 });
-		const streamRequests = () => crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
+		const streamRequests = () =>
+			crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
 		// The turn runs on (held) until the node's third stream request, which then reads it to the end.
 		const releasing = (async () => {
 			while (streamRequests() < 3) await new Promise((resolve) => setImmediate(resolve));
@@ -234,7 +294,9 @@ describe('a turn read from its frames', () => {
 		const { output, error } = await send(newWorkflowStore(), 'Empty streams');
 		await releasing;
 		expect(error).toBeUndefined();
-		expect(output[0].json.output).toBe('Reply 1 to "Empty streams": this session has 1 message from you.');
+		expect(output[0].json.output).toBe(
+			'Reply 1 to "Empty streams": this session has 1 message from you.',
+		);
 		const streams = crew.service.requests.filter((entry) => entry.route === 'chatStream');
 		expect(streams).toHaveLength(3);
 		// The service's log clock is real time here: the node waited STREAM_RETRY_WAIT_MS between the empty streams.
@@ -247,30 +309,41 @@ describe('a turn read from its frames', () => {
 		crew.service.configure({ chat: { textFrames: 'both' } });
 		const { streaming, chunks } = streamingChat();
 		const { output } = await send(newWorkflowStore(), 'Both kinds', undefined, { streaming });
-		expect(output[0].json.output).toBe('Reply 1 to "Both kinds": this session has 1 message from you.');
+		expect(output[0].json.output).toBe(
+			'Reply 1 to "Both kinds": this session has 1 message from you.',
+		);
 		expect(textOf(chunks)).toBe(output[0].json.output);
 	});
 
-	it.each(['llm_stream_chunk', 'token'] as const)('only %s frames: the reply streams and is returned', async (textFrames) => {
-		crew.service.configure({ chat: { textFrames } });
-		const { streaming, chunks } = streamingChat();
-		const { output } = await send(newWorkflowStore(), 'One kind', undefined, { streaming });
-		expect(textOf(chunks)).toBe(output[0].json.output);
-	});
+	it.each(['llm_stream_chunk', 'token'] as const)(
+		'only %s frames: the reply streams and is returned',
+		async (textFrames) => {
+			crew.service.configure({ chat: { textFrames } });
+			const { streaming, chunks } = streamingChat();
+			const { output } = await send(newWorkflowStore(), 'One kind', undefined, { streaming });
+			expect(textOf(chunks)).toBe(output[0].json.output);
+		},
+	);
 
 	it('text only at the end of the turn (as the vendor saw live): the reply still comes from the history', async () => {
 		crew.service.configure({ chat: { textAtEnd: true } });
 		const { output } = await send(newWorkflowStore(), 'Late text');
-		expect(output[0].json.output).toBe('Reply 1 to "Late text": this session has 1 message from you.');
+		expect(output[0].json.output).toBe(
+			'Reply 1 to "Late text": this session has 1 message from you.',
+		);
 	});
 
-	it('a failing turn is an error item naming the flow\'s reason', async () => {
+	it("a failing turn is an error item naming the flow's reason", async () => {
 		crew.service.configure({ chat: { failTurn: 'LLM provider rejected the API key' } });
-		const { output } = await send(newWorkflowStore(), 'Fail please', undefined, { continueOnFail: true });
+		const { output } = await send(newWorkflowStore(), 'Fail please', undefined, {
+			continueOnFail: true,
+		});
 		const sessionId = crew.service.chatSessions[0].id;
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json.error).toBe(`The flow's turn failed (flow session ${sessionId}): LLM provider rejected the API key`);
+		expect(output[0].json.error).toBe(
+			`The flow's turn failed (flow session ${sessionId}): LLM provider rejected the API key`,
+		);
 		expect(messagePosts()).toBe(1);
 	});
 
@@ -283,9 +356,13 @@ describe('a turn read from its frames', () => {
 
 	it('a timeout says the turn may still finish and where its reply will be', async () => {
 		crew.service.configure({ chat: { hold: true } });
-		const { error } = await send(newWorkflowStore(), 'Slow', undefined, { options: { timeout: 1 } });
+		const { error } = await send(newWorkflowStore(), 'Slow', undefined, {
+			options: { timeout: 1 },
+		});
 		const sessionId = crew.service.chatSessions[0].id;
-		expect(error?.message).toBe(`The flow did not reply within 1 seconds (flow session ${sessionId})`);
+		expect(error?.message).toBe(
+			`The flow did not reply within 1 seconds (flow session ${sessionId})`,
+		);
 		expect(error?.description).toContain('may still finish');
 		expect(error?.description).toContain(`/chat/${sessionId}/history`);
 		crew.service.releaseTurns();
@@ -297,7 +374,8 @@ describe('a turn read from its frames', () => {
 		await send(store, 'Slow', undefined, { options: { timeout: 1 } });
 		crew.service.configure({ chat: {} });
 		// The held turn ends once the next execution is attached to it (its stream request is the second).
-		const streamRequests = () => crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
+		const streamRequests = () =>
+			crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
 		const releasing = (async () => {
 			while (streamRequests() < 2) await new Promise((resolve) => setImmediate(resolve));
 			crew.service.releaseTurns();
@@ -305,13 +383,16 @@ describe('a turn read from its frames', () => {
 		const next = await send(store, 'Next');
 		await releasing;
 		expect(next.error).toBeUndefined();
-		expect(next.output[0].json.output).toBe('Reply 2 to "Next": this session has 2 messages from you.');
+		expect(next.output[0].json.output).toBe(
+			'Reply 2 to "Next": this session has 2 messages from you.',
+		);
 		expect(messagePosts()).toBe(2);
 	});
 });
 
 describe('a repeated execution is known by the execution, not by the text', () => {
-	const streamRequests = () => crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
+	const streamRequests = () =>
+		crew.service.requests.filter((entry) => entry.route === 'chatStream').length;
 	/** Ends the held turn once `count` stream requests came: the next execution or try is attached to it by then. */
 	const releaseAtStream = async (count: number) => {
 		while (streamRequests() < count) await new Promise((resolve) => setImmediate(resolve));
@@ -327,11 +408,13 @@ describe('a repeated execution is known by the execution, not by the text', () =
 		const second = await send(store, 'yes');
 		await releasing;
 		expect(second.error).toBeUndefined();
-		expect(second.output[0].json.output).toBe('Reply 2 to "yes": this session has 2 messages from you.');
+		expect(second.output[0].json.output).toBe(
+			'Reply 2 to "yes": this session has 2 messages from you.',
+		);
 		expect(messagePosts()).toBe(2);
 	});
 
-	it('Retry On Fail\'s next try of the same execution follows the turn its first try sent, without sending it again', async () => {
+	it("Retry On Fail's next try of the same execution follows the turn its first try sent, without sending it again", async () => {
 		crew.service.configure({ chat: { hold: true } });
 		const releasing = releaseAtStream(2);
 		const { output, error } = await runCrewWorkflow({
@@ -353,20 +436,29 @@ describe('sending', () => {
 		crew.service.injectFault({ route: 'chatMessage', kind: 'reset', afterProcessing: true });
 		const { output, error } = await send(newWorkflowStore(), 'Lost answer');
 		expect(error).toBeUndefined();
-		expect(output[0].json.output).toBe('Reply 1 to "Lost answer": this session has 1 message from you.');
+		expect(output[0].json.output).toBe(
+			'Reply 1 to "Lost answer": this session has 1 message from you.',
+		);
 		expect(messagePosts()).toBe(1);
 	});
 
 	it('a send that may not have arrived is reported, not retried', async () => {
 		crew.service.injectFault({ route: 'chatMessage', kind: 'reset' });
 		const { error } = await send(newWorkflowStore(), 'Never arrived');
-		expect(error?.message).toMatch(/^The connection to the flow at .* failed while sending the message \(flow session [0-9a-f-]+\)/);
+		expect(error?.message).toMatch(
+			/^The connection to the flow at .* failed while sending the message \(flow session [0-9a-f-]+\)/,
+		);
 		expect(error?.description).toContain('it was not sent again');
 		expect(messagePosts()).toBe(1);
 	});
 
-	it('a 5xx on send: reported with the service\'s words, not retried', async () => {
-		crew.service.injectFault({ route: 'chatMessage', kind: 'status', status: 502, body: '{"detail": "Bad gateway upstream"}' });
+	it("a 5xx on send: reported with the service's words, not retried", async () => {
+		crew.service.injectFault({
+			route: 'chatMessage',
+			kind: 'status',
+			status: 502,
+			body: '{"detail": "Bad gateway upstream"}',
+		});
 		const { error } = await send(newWorkflowStore(), 'Gateway');
 		expect(error?.message).toContain('The flow answered 502 while sending the message');
 		expect(error?.message).toContain('Bad gateway upstream');
@@ -403,7 +495,11 @@ describe('a deployment that is not a conversational flow', () => {
 	});
 
 	it('a wrong token: 401 with what to do', async () => {
-		const { error } = await runCrewWorkflow({ parameters: sendMessage(), credentials: { ...crew.credentials, token: 'wrong-token-1234' }, items: [chatItem('Hi')] });
+		const { error } = await runCrewWorkflow({
+			parameters: sendMessage(),
+			credentials: { ...crew.credentials, token: 'wrong-token-1234' },
+			items: [chatItem('Hi')],
+		});
 		expect(error?.message).toContain('The flow answered 401 while checking the deployment');
 		expect(error?.description).toContain('bearer token');
 	});
@@ -426,11 +522,18 @@ describe('streaming', () => {
 		expect(seenWhileRunning.length).toBeGreaterThan(5);
 		expect(seenWhileRunning.every(Boolean)).toBe(true);
 		expect(textOf(chunks)).toBe(output[0].json.output);
-		expect(chunks.every((chunk) => chunk.metadata.nodeName === 'Crew' && chunk.metadata.itemIndex === 0)).toBe(true);
+		expect(
+			chunks.every((chunk) => chunk.metadata.nodeName === 'Crew' && chunk.metadata.itemIndex === 0),
+		).toBe(true);
 	});
 
 	it('without streaming nothing is sent as chunks and the output is the same', async () => {
-		const { output } = await runCrewNode({ parameters: sendMessage(), credentials: crew.credentials, items: [chatItem('Quiet')], withoutStreaming: true });
+		const { output } = await runCrewNode({
+			parameters: sendMessage(),
+			credentials: crew.credentials,
+			items: [chatItem('Quiet')],
+			withoutStreaming: true,
+		});
 		expect(output[0].json.output).toBe('Reply 1 to "Quiet": this session has 1 message from you.');
 	});
 });
@@ -438,7 +541,9 @@ describe('streaming', () => {
 describe('the panel says the limit where people meet it', () => {
 	const properties = new Crew().description.properties;
 	it('Send Message shows a notice naming the output field to keep and the option to hand it back, outside the tool variant', () => {
-		const notice = properties.find((p) => p.type === 'notice' && p.displayOptions?.show?.operation?.includes('sendMessage'));
+		const notice = properties.find(
+			(p) => p.type === 'notice' && p.displayOptions?.show?.operation?.includes('sendMessage'),
+		);
 		expect(notice?.displayName).toContain('queue mode on n8n 2.x and on n8n Cloud');
 		expect(notice?.displayName).toContain(FLOW_SESSION_FIELD);
 		expect(notice?.displayName).toContain('Flow Session ID');

@@ -10,25 +10,47 @@ const crew = useCrewService();
 /** What the editor does on opening or refreshing the mapped inputs: n8n-core's load-options context calls the method. */
 async function loadFields(credentials: Credentials) {
 	try {
-		return await getCrewInputs.call(crewLoadOptionsContext({ operation: 'kickoffAndWait', inputsMode: 'map' }, credentials));
+		return await getCrewInputs.call(
+			crewLoadOptionsContext({ operation: 'kickoffAndWait', inputsMode: 'map' }, credentials),
+		);
 	} finally {
 		assertTokenHidden(credentials.token, 'logs', logsOutsideRuns.join('\n'));
 	}
 }
 
-describe('the editor\'s input fields (resource mapping)', () => {
+describe("the editor's input fields (resource mapping)", () => {
 	it('makes one required text field per name in the documented answer', async () => {
 		crew.service.configure({ inputs: [{ name: 'budget' }, { name: 'travel dates' }] });
 		expect((await loadFields(crew.credentials)).fields).toEqual([
-			{ id: 'budget', displayName: 'budget', required: true, defaultMatch: false, display: true, type: 'string', canBeUsedToMatch: false },
-			{ id: 'travel dates', displayName: 'travel dates', required: true, defaultMatch: false, display: true, type: 'string', canBeUsedToMatch: false },
+			{
+				id: 'budget',
+				displayName: 'budget',
+				required: true,
+				defaultMatch: false,
+				display: true,
+				type: 'string',
+				canBeUsedToMatch: false,
+			},
+			{
+				id: 'travel dates',
+				displayName: 'travel dates',
+				required: true,
+				defaultMatch: false,
+				display: true,
+				type: 'string',
+				canBeUsedToMatch: false,
+			},
 		]);
 	});
 
 	it('keeps the type and required flag the answer with objects gives', async () => {
 		crew.service.configure({
 			inputsShape: 'objects',
-			inputs: [{ name: 'topic', type: 'string', required: true }, { name: 'age', type: 'integer', required: false }, { name: 'when', type: 'datetime' }],
+			inputs: [
+				{ name: 'topic', type: 'string', required: true },
+				{ name: 'age', type: 'integer', required: false },
+				{ name: 'when', type: 'datetime' },
+			],
 		});
 		const { fields } = await loadFields(crew.credentials);
 		expect(fields.map((field) => [field.id, field.type, field.required])).toEqual([
@@ -42,7 +64,9 @@ describe('the editor\'s input fields (resource mapping)', () => {
 		// n8n's editor drops an error a resource-mapping method throws, so the reason comes back as the notice it shows.
 		const answer = await loadFields({ ...crew.credentials, token: 'reset-token-1' });
 		expect(answer.fields).toEqual([]);
-		expect(answer.emptyFieldsNotice).toMatch(/answered 401 while reading the crew(&#39;|')s inputs/);
+		expect(answer.emptyFieldsNotice).toMatch(
+			/answered 401 while reading the crew(&#39;|')s inputs/,
+		);
 		expect(answer.emptyFieldsNotice).toMatch(/Status tab/);
 		expect(JSON.stringify(answer)).not.toContain('reset-token-1');
 	});
@@ -50,7 +74,9 @@ describe('the editor\'s input fields (resource mapping)', () => {
 	it('asks the service again on every refresh', async () => {
 		await loadFields(crew.credentials);
 		crew.service.configure({ inputs: [{ name: 'renamed' }] });
-		expect((await loadFields(crew.credentials)).fields.map((field) => field.id)).toEqual(['renamed']);
+		expect((await loadFields(crew.credentials)).fields.map((field) => field.id)).toEqual([
+			'renamed',
+		]);
 		expect(crew.service.count('inputs')).toBe(2);
 	});
 });

@@ -9,8 +9,17 @@ const crew = useCrewService();
 
 describe('parameters that differ by item', () => {
 	it('become a $itemIndex expression only where they differ', () => {
-		const parameters = parametersForItems((itemIndex) => ({ operation: 'kickoff', options: { meta: '{}', n: itemIndex } }), 2);
-		expect(parameters).toEqual({ operation: 'kickoff', options: { meta: '{}', n: expect.stringMatching(/^={{ JSON.parse\(".*"\)\[\$itemIndex\] }}$/) } });
+		const parameters = parametersForItems(
+			(itemIndex) => ({ operation: 'kickoff', options: { meta: '{}', n: itemIndex } }),
+			2,
+		);
+		expect(parameters).toEqual({
+			operation: 'kickoff',
+			options: {
+				meta: '{}',
+				n: expect.stringMatching(/^={{ JSON.parse\(".*"\)\[\$itemIndex\] }}$/),
+			},
+		});
 	});
 
 	it('stay fixed values when given for every item', () => {
@@ -18,13 +27,25 @@ describe('parameters that differ by item', () => {
 		expect(parametersForItems(fixed, 3)).toBe(fixed);
 	});
 
-	it('reach the node item by item through n8n\'s expressions, braces and quotes included', async () => {
-		const inputsByItem = [{ topic: 'a }} b' }, { topic: '{{ not an expression }}', deep: { x: { y: 1 } } }, { topic: 'say "hi"' }];
+	it("reach the node item by item through n8n's expressions, braces and quotes included", async () => {
+		const inputsByItem = [
+			{ topic: 'a }} b' },
+			{ topic: '{{ not an expression }}', deep: { x: { y: 1 } } },
+			{ topic: 'say "hi"' },
+		];
 		await runCrewNode({
-			parameters: (itemIndex) => ({ operation: 'kickoff', inputsMode: 'json', inputsJson: inputsByItem[itemIndex] }),
+			parameters: (itemIndex) => ({
+				operation: 'kickoff',
+				inputsMode: 'json',
+				inputsJson: inputsByItem[itemIndex],
+			}),
 			credentials: crew.credentials,
 			items: items(3),
 		});
-		expect(crew.service.runs.map((run) => run.inputs)).toEqual([{ topic: 'a }} b' }, { topic: '{{ not an expression }}', deep: '{"x":{"y":1}}' }, { topic: 'say "hi"' }]);
+		expect(crew.service.runs.map((run) => run.inputs)).toEqual([
+			{ topic: 'a }} b' },
+			{ topic: '{{ not an expression }}', deep: '{"x":{"y":1}}' },
+			{ topic: 'say "hi"' },
+		]);
 	});
 });

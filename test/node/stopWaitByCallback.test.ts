@@ -23,29 +23,52 @@ const byCallback = (options: object) => ({
 
 describe('Wait By: Callback, On Timeout: Stop Crews Still Running', () => {
 	it('a timeout reached while the node still watches the crews stops them, as polling does', async () => {
-		const execution = await runUntilParked({ parameters: byCallback({ timeout: 1, firstPhase: 5, onTimeout: 'stopCrews' }), credentials: crew.credentials, webhookWaitingBaseUrl: WEBHOOK_WAITING, continueOnFail: true, typeVersion: 1.3 });
+		const execution = await runUntilParked({
+			parameters: byCallback({ timeout: 1, firstPhase: 5, onTimeout: 'stopCrews' }),
+			credentials: crew.credentials,
+			webhookWaitingBaseUrl: WEBHOOK_WAITING,
+			continueOnFail: true,
+			typeVersion: 1.3,
+		});
 		const [run] = crew.service.runs;
 		expect(execution.waitTill).toBeUndefined();
-		expect(execution.output[0].json.error).toBe(`The crew did not finish within 1 seconds and was stopped (kickoff ID ${run.kickoffId}); it was last running`);
+		expect(execution.output[0].json.error).toBe(
+			`The crew did not finish within 1 seconds and was stopped (kickoff ID ${run.kickoffId}); it was last running`,
+		);
 		expect(crew.service.count('stop')).toBe(1);
 		expect(run.state).toBe('revoked');
 	});
 
 	it('once parked, n8n runs no node code at the timeout: nothing is stopped, and the item says how to stop the crew', async () => {
-		const execution = await runUntilParked({ parameters: byCallback({ timeout: 60, firstPhase: 0.2, onTimeout: 'stopCrews' }), credentials: crew.credentials, webhookWaitingBaseUrl: WEBHOOK_WAITING, typeVersion: 1.3 });
+		const execution = await runUntilParked({
+			parameters: byCallback({ timeout: 60, firstPhase: 0.2, onTimeout: 'stopCrews' }),
+			credentials: crew.credentials,
+			webhookWaitingBaseUrl: WEBHOOK_WAITING,
+			typeVersion: 1.3,
+		});
 		const [run] = crew.service.runs;
 		expect(execution.waitTill).toBeDefined();
-		expect(execution.parked[0].json).toMatchObject({ kickoff_id: run.kickoffId, description: expect.stringContaining(PARKED_TIMEOUT_STOP_ADVICE) });
+		expect(execution.parked[0].json).toMatchObject({
+			kickoff_id: run.kickoffId,
+			description: expect.stringContaining(PARKED_TIMEOUT_STOP_ADVICE),
+		});
 		const resumed = await resumeAtTimeout(execution);
 		// n8n passes the parked item through: only the message stays in json, the advice is in the item's error.
-		expect(resumed.output[0].json).toEqual({ error: `The crew did not call back within 60 seconds (kickoff ID ${run.kickoffId})` });
+		expect(resumed.output[0].json).toEqual({
+			error: `The crew did not call back within 60 seconds (kickoff ID ${run.kickoffId})`,
+		});
 		expect(resumed.output[0].error?.description).toContain(PARKED_TIMEOUT_STOP_ADVICE);
 		expect(crew.service.count('stop')).toBe(0);
 		expect(run.state).toBe('running');
 	});
 
 	it('leaves the parked items as they were without the option', async () => {
-		const execution = await runUntilParked({ parameters: byCallback({ timeout: 60, firstPhase: 0.2 }), credentials: crew.credentials, webhookWaitingBaseUrl: WEBHOOK_WAITING, typeVersion: 1.3 });
+		const execution = await runUntilParked({
+			parameters: byCallback({ timeout: 60, firstPhase: 0.2 }),
+			credentials: crew.credentials,
+			webhookWaitingBaseUrl: WEBHOOK_WAITING,
+			typeVersion: 1.3,
+		});
 		expect(execution.parked[0].json.description).not.toContain(PARKED_TIMEOUT_STOP_ADVICE);
 	});
 });

@@ -7,7 +7,10 @@ import { runCrewNode } from '../helpers/crewWorkflow';
 import type { CrewRunOptions } from '../helpers/crewWorkflow';
 import { useResumeReceiver } from '../helpers/resumeReceiver';
 import type { ResumeCall } from '../helpers/resumeReceiver';
-import { callResumeWebhook, runUntilParked as runWorkflowUntilParked } from '../helpers/waitingExecution';
+import {
+	callResumeWebhook,
+	runUntilParked as runWorkflowUntilParked,
+} from '../helpers/waitingExecution';
 import type { ParkedExecution } from '../helpers/waitingExecution';
 
 const crew = useCrewService();
@@ -24,32 +27,62 @@ const byCallback = (options: object = {}) => ({
 });
 
 /** The workflow run on n8n's engine until the Crew node parks it, with n8n's /webhook-waiting/ at the stand-in above. */
-async function runUntilParked(parameters: object, options: Omit<CrewRunOptions, 'parameters' | 'credentials'> & { webhookWaitingBaseUrl?: string | null } = {}) {
+async function runUntilParked(
+	parameters: object,
+	options: Omit<CrewRunOptions, 'parameters' | 'credentials'> & {
+		webhookWaitingBaseUrl?: string | null;
+	} = {},
+) {
 	const before = Date.now();
-	const execution = await runWorkflowUntilParked({ parameters, credentials: crew.credentials, webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl, ...options });
+	const execution = await runWorkflowUntilParked({
+		parameters,
+		credentials: crew.credentials,
+		webhookWaitingBaseUrl: receiver.webhookWaitingBaseUrl,
+		...options,
+	});
 	if (execution.error) throw execution.error;
 	return { ...execution, before };
 }
 
 /** A call to the resume URL (the crew service's, or a forged one), handled as n8n does: the signature, then the node's webhook(). */
-async function callWebhook(execution: ParkedExecution, call: { url?: string; body: unknown; authorization?: string }) {
+async function callWebhook(
+	execution: ParkedExecution,
+	call: { url?: string; body: unknown; authorization?: string },
+) {
 	const query = Object.fromEntries(new URL(call.url ?? '/', receiver.base).searchParams);
-	const headers = { 'content-type': 'application/json', ...(call.authorization === undefined ? {} : { authorization: call.authorization }) };
+	const headers = {
+		'content-type': 'application/json',
+		...(call.authorization === undefined ? {} : { authorization: call.authorization }),
+	};
 	return await callResumeWebhook(execution, { body: call.body, headers, query });
 }
 
 async function deliveredCall(count = 1): Promise<ResumeCall[]> {
-	await crew.service.waitForWebhooks((deliveries) => deliveries.filter((d) => d.kind === 'stream' && d.status !== null).length >= count, 10_000);
+	await crew.service.waitForWebhooks(
+		(deliveries) =>
+			deliveries.filter((d) => d.kind === 'stream' && d.status !== null).length >= count,
+		10_000,
+	);
 	return receiver.calls;
 }
 
 describe('Kickoff and Wait, Wait By: Callback', () => {
-	it('kicks off with the resume URL as given and a bearer token, parks until the timeout, and the crew\'s call resumes it with the normalized record', async () => {
+	it("kicks off with the resume URL as given and a bearer token, parks until the timeout, and the crew's call resumes it with the normalized record", async () => {
 		crew.service.configure({ durationMs: 1_500 });
 		const execution = await runUntilParked(byCallback());
 		const { output, waitTill, parked, executionId, before } = execution;
 		const [run] = crew.service.runs;
-		expect(output).toEqual([{ json: expect.objectContaining({ kickoff_id: run.kickoffId, state: 'running', waiting_for: 'callback' }), sendMessage: chatWhileParked([run.kickoffId]), pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{
+				json: expect.objectContaining({
+					kickoff_id: run.kickoffId,
+					state: 'running',
+					waiting_for: 'callback',
+				}),
+				sendMessage: chatWhileParked([run.kickoffId]),
+				pairedItem: { item: 0 },
+			},
+		]);
 		expect(execution.run.status).toBe('waiting');
 		expect(waitTill?.getTime()).toBeGreaterThanOrEqual(before + 60_000);
 		expect(waitTill?.getTime()).toBeLessThan(Date.now() + 60_000 + 1);
@@ -57,9 +90,17 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		const { resumeToken } = execution.run.data;
 		expect(resumeToken).toMatch(/^\w{16,}$/);
 		const resumeUrl = `${receiver.webhookWaitingBaseUrl}/${executionId}?signature=${resumeToken}`;
-		expect(run.callbacks.stream).toEqual({ url: resumeUrl, events: ['crew_kickoff_completed', 'crew_kickoff_failed'], realtime: true, auth: 'bearer' });
+		expect(run.callbacks.stream).toEqual({
+			url: resumeUrl,
+			events: ['crew_kickoff_completed', 'crew_kickoff_failed'],
+			realtime: true,
+			auth: 'bearer',
+		});
 		// The waiting item is the timeout output, and holds no token.
-		expect(parked[0].json).toMatchObject({ kickoff_id: run.kickoffId, error: `The crew did not call back within 60 seconds (kickoff ID ${run.kickoffId})` });
+		expect(parked[0].json).toMatchObject({
+			kickoff_id: run.kickoffId,
+			error: `The crew did not call back within 60 seconds (kickoff ID ${run.kickoffId})`,
+		});
 		expect(parked[0].error?.message).toBe(parked[0].json.error);
 
 		const [call] = await deliveredCall();
@@ -69,9 +110,17 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		expect(JSON.stringify(parked)).not.toContain(call.authorization?.slice(7));
 		expect(JSON.stringify(execution.run)).not.toContain(call.authorization?.slice(7));
 		const { result, resumed } = await callWebhook(execution, call);
-		const polled = await runCrewNode({ parameters: { operation: 'getStatus', kickoffId: run.kickoffId }, credentials: crew.credentials });
-		expect(result.workflowData).toEqual([[{ json: polled.output[0].json, pairedItem: { item: 0 } }]]);
-		expect(result.workflowData?.[0][0].json).toMatchObject({ state: 'completed', result: 'Crew finished: topic=AI' });
+		const polled = await runCrewNode({
+			parameters: { operation: 'getStatus', kickoffId: run.kickoffId },
+			credentials: crew.credentials,
+		});
+		expect(result.workflowData).toEqual([
+			[{ json: polled.output[0].json, pairedItem: { item: 0 } }],
+		]);
+		expect(result.workflowData?.[0][0].json).toMatchObject({
+			state: 'completed',
+			result: 'Crew finished: topic=AI',
+		});
 		expect(JSON.stringify(result)).not.toContain(ORGANIZATION_TOKEN);
 		// n8n resumes the execution with it: the Crew node's output is the crew's record, and the execution succeeds.
 		expect(resumed?.run.status).toBe('success');
@@ -86,7 +135,10 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		const credentialReads = jest.spyOn(CrewCredentialsHelper.prototype, 'getDecrypted');
 		try {
 			const { result } = await callWebhook(execution, call);
-			expect(result.workflowData?.[0][0].json).toMatchObject({ state: 'completed', kickoff_id: crew.service.runs[0].kickoffId });
+			expect(result.workflowData?.[0][0].json).toMatchObject({
+				state: 'completed',
+				kickoff_id: crew.service.runs[0].kickoffId,
+			});
 			// The call confirmed the crew's end with a status read of its own, sent with the credential read once at its start.
 			expect(crew.service.count('status')).toBe(statusReads + 1);
 			expect(credentialReads).toHaveBeenCalledTimes(1);
@@ -107,8 +159,8 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 					waiting_for: 'callback',
 					wait_till: execution.waitTill?.toISOString(),
 					message:
-						'The crew is still running: this execution is parked until the crew calls back, then the workflow goes on with the crew\'s result. ' +
-						'This item is not that result. To answer a webhook\'s caller with it, set the Webhook\'s Respond to "Using \'Respond to Webhook\' Node" ' +
+						"The crew is still running: this execution is parked until the crew calls back, then the workflow goes on with the crew's result. " +
+						"This item is not that result. To answer a webhook's caller with it, set the Webhook's Respond to \"Using 'Respond to Webhook' Node\" " +
 						`and put a Respond to Webhook node after the Crew node; or read the result later with Get Status and kickoff ID ${run.kickoffId}.`,
 				},
 				// What n8n's chat shows while it waits (not the Webhook's caller: n8n answers it with `json`).
@@ -124,8 +176,11 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		expect(shown).not.toContain(call.authorization?.slice(7));
 	});
 
-	it('gives a failed crew polling\'s error item, with Continue On Fail as polling has it', async () => {
-		crew.service.configure({ durationMs: 800, plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }) });
+	it("gives a failed crew polling's error item, with Continue On Fail as polling has it", async () => {
+		crew.service.configure({
+			durationMs: 800,
+			plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }),
+		});
 		const execution = await runUntilParked(byCallback(), { continueOnFail: true });
 		const [call] = await deliveredCall();
 		const { result, resumed } = await callWebhook(execution, call);
@@ -137,14 +192,25 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 			kickoff_id: kickoffId,
 		});
 
-		crew.service.configure({ durationMs: 100, plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }) });
-		const polling = await runCrewNode({ parameters: { ...byCallback(), waitBy: 'polling' }, credentials: crew.credentials, continueOnFail: true });
+		crew.service.configure({
+			durationMs: 100,
+			plan: () => ({ outcome: 'failure', error: 'LLM key invalid' }),
+		});
+		const polling = await runCrewNode({
+			parameters: { ...byCallback(), waitBy: 'polling' },
+			credentials: crew.credentials,
+			continueOnFail: true,
+		});
 		// What n8n shows once resumed is the item polling gives with Continue On Fail: the same fields, none stripped.
 		const [shown] = resumed?.output ?? [];
 		expect(shown).toEqual({ json: item.json, pairedItem: { item: 0 } });
 		const pollingKickoffId = crew.service.runs[1].kickoffId;
 		expect(polling.output[0]).toEqual({
-			json: { ...item.json, error: `The crew failed (kickoff ID ${pollingKickoffId}): LLM key invalid`, kickoff_id: pollingKickoffId },
+			json: {
+				...item.json,
+				error: `The crew failed (kickoff ID ${pollingKickoffId}): LLM key invalid`,
+				kickoff_id: pollingKickoffId,
+			},
 			pairedItem: { item: 0 },
 		});
 	});
@@ -157,8 +223,16 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		const forgeries = [
 			{ url: call.url, body: call.body, authorization: 'Bearer 0000' },
 			{ url: call.url, body: call.body, authorization: undefined },
-			{ url: call.url, body: { events: events.map((event) => ({ ...event, execution_id: 'someone-else' })) }, authorization: call.authorization },
-			{ url: call.url, body: { events: events.map((event) => ({ ...event, type: 'task_completed' })) }, authorization: call.authorization },
+			{
+				url: call.url,
+				body: { events: events.map((event) => ({ ...event, execution_id: 'someone-else' })) },
+				authorization: call.authorization,
+			},
+			{
+				url: call.url,
+				body: { events: events.map((event) => ({ ...event, type: 'task_completed' })) },
+				authorization: call.authorization,
+			},
 		];
 		const readsBefore = crew.service.runs[0].statusRequests;
 		const answers = [];
@@ -170,7 +244,11 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 		}
 		expect(answers).toEqual([401, 401, 409, 200]);
 		// n8n itself refuses a call without the resume URL's signature, before the node (the signature is the crew's URL's own).
-		const unsigned = await callWebhook(execution, { url: '/', body: call.body, authorization: call.authorization });
+		const unsigned = await callWebhook(execution, {
+			url: '/',
+			body: call.body,
+			authorization: call.authorization,
+		});
 		expect([unsigned.answered.status, unsigned.result.workflowData]).toEqual([401, undefined]);
 		// None of them got as far as the confirming status read.
 		expect(crew.service.runs[0].statusRequests).toBe(readsBefore);
@@ -186,14 +264,18 @@ describe('Kickoff and Wait, Wait By: Callback', () => {
 
 	it('refuses the Event Stream option, which the mode uses itself', async () => {
 		const parameters = byCallback({ eventStreamUrl: 'http://127.0.0.1:1/x' });
-		await expect(runUntilParked(parameters)).rejects.toThrow('Event Stream cannot be set with Wait By: Callback');
+		await expect(runUntilParked(parameters)).rejects.toThrow(
+			'Event Stream cannot be set with Wait By: Callback',
+		);
 		expect(crew.service.count('kickoff', 'POST')).toBe(0);
 	});
 
 	it('starts no crew when n8n gives no resume URL the crew can call', async () => {
 		// n8n 1.x without a waiting base URL gives "undefined/<id>", which n8n 2.x's engine cannot build (it fails the
 		// expression itself); a base that is no web address is how this engine gives a resume URL no crew can call.
-		await expect(runUntilParked(byCallback(), { webhookWaitingBaseUrl: 'urn:n8n:webhook-waiting' })).rejects.toThrow('n8n gave no resume URL');
+		await expect(
+			runUntilParked(byCallback(), { webhookWaitingBaseUrl: 'urn:n8n:webhook-waiting' }),
+		).rejects.toThrow('n8n gave no resume URL');
 		await expect(runUntilParked(byCallback(), { webhookWaitingBaseUrl: null })).rejects.toThrow();
 		expect(crew.service.count('kickoff', 'POST')).toBe(0);
 	});

@@ -4,7 +4,14 @@
 // the check needs no tool beyond the repository.
 import * as path from 'node:path';
 
-import { circles, importGraph, relativeSpecifiers, ROOT, SOURCE_FOLDERS, sourceFiles } from '../helpers/importGraph';
+import {
+	circles,
+	importGraph,
+	relativeSpecifiers,
+	ROOT,
+	SOURCE_FOLDERS,
+	sourceFiles,
+} from '../helpers/importGraph';
 
 describe('import circles', () => {
 	it('reads value, type, re-export, side-effect and dynamic imports, and only relative ones', () => {
@@ -20,7 +27,15 @@ describe('import circles', () => {
 			"// import { x } from './commented';",
 			"/* import { y } from './blockComment'; */",
 		].join('\n');
-		expect(relativeSpecifiers(source).sort()).toEqual(['../b', './a', './c', './e', './f', './g', './h']);
+		expect(relativeSpecifiers(source).sort()).toEqual([
+			'../b',
+			'./a',
+			'./c',
+			'./e',
+			'./f',
+			'./g',
+			'./h',
+		]);
 	});
 
 	it('finds a circle of two, of three and a self-import, and nothing in a tree', () => {
@@ -34,14 +49,28 @@ describe('import circles', () => {
 			['types', []],
 			['self', ['self']],
 		]);
-		expect(circles(graph)).toEqual([['router', 'sendMessage', 'toolAnswer'], ['index', 'statusRoute'], ['self']]);
-		expect(circles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toEqual([]);
+		expect(circles(graph)).toEqual([
+			['router', 'sendMessage', 'toolAnswer'],
+			['index', 'statusRoute'],
+			['self'],
+		]);
+		expect(
+			circles(
+				new Map([
+					['a', ['b', 'c']],
+					['b', ['c']],
+					['c', []],
+				]),
+			),
+		).toEqual([]);
 	});
 
 	it('finds none in nodes/ and credentials/, type imports included', () => {
 		const files = SOURCE_FOLDERS.flatMap((folder) => sourceFiles(path.join(ROOT, folder)));
 		expect(files.length).toBeGreaterThan(50);
-		const found = circles(importGraph(files)).map((component) => component.map((file) => path.relative(ROOT, file)));
+		const found = circles(importGraph(files)).map((component) =>
+			component.map((file) => path.relative(ROOT, file)),
+		);
 		expect(found).toEqual([]);
 	});
 });

@@ -49,7 +49,11 @@ export const FOLDER_ORDER = [
 ] as const;
 
 /** The listed folder a file sits in (the deepest that holds it), or undefined for a folder not in the order. */
-export function folderOf(file: string, nodesFolder: string, order: readonly string[] = FOLDER_ORDER): string | undefined {
+export function folderOf(
+	file: string,
+	nodesFolder: string,
+	order: readonly string[] = FOLDER_ORDER,
+): string | undefined {
 	const relative = path.relative(nodesFolder, path.dirname(file)).split(path.sep).join('/');
 	return [...order]
 		.filter((folder) => relative === folder || relative.startsWith(`${folder}/`))
@@ -57,23 +61,37 @@ export function folderOf(file: string, nodesFolder: string, order: readonly stri
 }
 
 /** Every import that reaches a folder at or above the importer's own (its own folder aside), as `from -> to`. */
-export function importsAgainstOrder(graph: Map<string, string[]>, nodesFolder: string, order: readonly string[] = FOLDER_ORDER): string[] {
+export function importsAgainstOrder(
+	graph: Map<string, string[]>,
+	nodesFolder: string,
+	order: readonly string[] = FOLDER_ORDER,
+): string[] {
 	const rank = (file: string) => order.indexOf(folderOf(file, nodesFolder, order) ?? '');
 	return [...graph].flatMap(([file, targets]) =>
 		targets
-			.filter((target) => folderOf(target, nodesFolder, order) !== folderOf(file, nodesFolder, order) && rank(target) >= rank(file))
+			.filter(
+				(target) =>
+					folderOf(target, nodesFolder, order) !== folderOf(file, nodesFolder, order) &&
+					rank(target) >= rank(file),
+			)
 			.map((target) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`),
 	);
 }
 
 /** The folders' own graph: which folder imports which. */
-export function folderGraph(graph: Map<string, string[]>, nodesFolder: string, order: readonly string[] = FOLDER_ORDER): Map<string, string[]> {
+export function folderGraph(
+	graph: Map<string, string[]>,
+	nodesFolder: string,
+	order: readonly string[] = FOLDER_ORDER,
+): Map<string, string[]> {
 	const folders = new Map<string, Set<string>>();
 	for (const [file, targets] of graph) {
-		const from = folderOf(file, nodesFolder, order) ?? path.relative(nodesFolder, path.dirname(file));
+		const from =
+			folderOf(file, nodesFolder, order) ?? path.relative(nodesFolder, path.dirname(file));
 		const reached = folders.get(from) ?? new Set<string>();
 		for (const target of targets) {
-			const to = folderOf(target, nodesFolder, order) ?? path.relative(nodesFolder, path.dirname(target));
+			const to =
+				folderOf(target, nodesFolder, order) ?? path.relative(nodesFolder, path.dirname(target));
 			if (to !== from) reached.add(to);
 		}
 		folders.set(from, reached);
@@ -85,13 +103,18 @@ describe('the layout', () => {
 	const at = (file: string) => path.join(NODES, file);
 
 	it('places every source folder in the order', () => {
-		const unplaced = sourceFiles(NODES).filter((file) => folderOf(file, NODES) === undefined).map((file) => path.relative(ROOT, file));
+		const unplaced = sourceFiles(NODES)
+			.filter((file) => folderOf(file, NODES) === undefined)
+			.map((file) => path.relative(ROOT, file));
 		expect(unplaced).toEqual([]);
 	});
 
 	it('tells an import against the order, a type import included, from one that goes down', () => {
 		const graph = new Map([
-			[at('Crew/actions/router.ts'), [at('itemResults/itemError.ts'), at('Crew/actions/common/perItem.ts')]],
+			[
+				at('Crew/actions/router.ts'),
+				[at('itemResults/itemError.ts'), at('Crew/actions/common/perItem.ts')],
+			],
 			[at('kickoff/startCrew.ts'), [at('transport/index.ts'), at('retryOnFail/triesMemory.ts')]],
 			[at('status/crewStatus.ts'), [at('status/runMetrics.ts')]],
 			// `import type { RunningKickoff } from '../waiting/waitForCompletion'`: read as an import like any other.
@@ -122,7 +145,10 @@ describe('the layout', () => {
 
 	it(`has no source file over ${MAX_LINES} lines`, () => {
 		const long = sourceFiles(NODES)
-			.map((file) => ({ file: path.relative(ROOT, file), lines: fs.readFileSync(file, 'utf8').split('\n').length }))
+			.map((file) => ({
+				file: path.relative(ROOT, file),
+				lines: fs.readFileSync(file, 'utf8').split('\n').length,
+			}))
 			.filter(({ lines }) => lines > MAX_LINES);
 		expect(long).toEqual([]);
 	});

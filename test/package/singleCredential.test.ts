@@ -15,28 +15,49 @@ import { registeredNodes } from '../helpers/registeredNodes';
 const ROOT = path.join(__dirname, '..', '..');
 
 /** Each description n8n loads from package.json's n8n.nodes: each version of a versioned node. */
-function registeredDescriptions(distFiles: string[]): Array<{ file: string; description: INodeTypeDescription }> {
+function registeredDescriptions(
+	distFiles: string[],
+): Array<{ file: string; description: INodeTypeDescription }> {
 	return registeredNodes(distFiles).flatMap(({ distFile, node }) => {
-		const descriptions = 'nodeVersions' in node ? Object.values(node.nodeVersions).map((version) => version.description) : [node.description];
+		const descriptions =
+			'nodeVersions' in node
+				? Object.values(node.nodeVersions).map((version) => version.description)
+				: [node.description];
 		return descriptions.map((description) => ({ file: distFile, description }));
 	});
 }
 
 /** The rule's condition: a property both credentials show on, not multiOptions, whose values never overlap. */
-function areAlternatives(left: INodeCredentialDescription, right: INodeCredentialDescription, multiOptionNames: Set<string>): boolean {
+function areAlternatives(
+	left: INodeCredentialDescription,
+	right: INodeCredentialDescription,
+	multiOptionNames: Set<string>,
+): boolean {
 	const leftShow = left.displayOptions?.show ?? {};
 	const rightShow = right.displayOptions?.show ?? {};
 	return Object.entries(leftShow).some(([name, leftValues]) => {
 		const rightValues = rightShow[name];
-		if (multiOptionNames.has(name) || !Array.isArray(leftValues) || !Array.isArray(rightValues) || leftValues.length === 0) return false;
-		return leftValues.every((value) => !rightValues.some((other) => typeof other === typeof value && other === value));
+		if (
+			multiOptionNames.has(name) ||
+			!Array.isArray(leftValues) ||
+			!Array.isArray(rightValues) ||
+			leftValues.length === 0
+		)
+			return false;
+		return leftValues.every(
+			(value) => !rightValues.some((other) => typeof other === typeof value && other === value),
+		);
 	});
 }
 
 /** The names of the credentials of a description that can be shown together, as pairs. */
 function credentialsShownTogether(description: INodeTypeDescription): Array<[string, string]> {
 	const credentials = description.credentials ?? [];
-	const multiOptionNames = new Set(description.properties.filter((property) => property.type === 'multiOptions').map((property) => property.name));
+	const multiOptionNames = new Set(
+		description.properties
+			.filter((property) => property.type === 'multiOptions')
+			.map((property) => property.name),
+	);
 	const pairs: Array<[string, string]> = [];
 	credentials.forEach((left, index) => {
 		for (const right of credentials.slice(index + 1)) {
@@ -48,51 +69,107 @@ function credentialsShownTogether(description: INodeTypeDescription): Array<[str
 
 const registered = registeredDescriptions(packageJson.n8n.nodes);
 
-describe('one credential at a time, by single-credential-per-node\'s condition', () => {
+describe("one credential at a time, by single-credential-per-node's condition", () => {
 	it('loads every node package.json registers', () => {
 		expect(registered.length).toBeGreaterThanOrEqual(packageJson.n8n.nodes.length);
 		expect(registered.map(({ description }) => description.name)).toContain('crew');
 	});
 
-	it.each(registered.map(({ file, description }) => [`${file} (${description.name})`, description]))('%s shows no two credentials together', (_name, description) => {
+	it.each(
+		registered.map(({ file, description }) => [`${file} (${description.name})`, description]),
+	)('%s shows no two credentials together', (_name, description) => {
 		expect(credentialsShownTogether(description)).toEqual([]);
 	});
 
 	it('every credential a node names is one package.json registers', () => {
 		const types = packageJson.n8n.credentials.map((file) => path.basename(file, '.credentials.js'));
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const names = types.map((type) => new (require(path.join(ROOT, 'credentials', `${type}.credentials.ts`)) as Record<string, new () => { name: string }>)[type]().name);
+		const names = types.map(
+			(type) =>
+				new (
+					require(path.join(ROOT, 'credentials', `${type}.credentials.ts`)) as Record<
+						string,
+						new () => { name: string }
+					>
+				)[type]().name,
+		);
 		for (const { description } of registered) {
-			for (const credential of description.credentials ?? []) expect(names).toContain(credential.name);
+			for (const credential of description.credentials ?? [])
+				expect(names).toContain(credential.name);
 		}
 	});
 
 	describe('the condition itself', () => {
-		const credential = (name: string, show?: Record<string, unknown[]>): INodeCredentialDescription => ({
+		const credential = (
+			name: string,
+			show?: Record<string, unknown[]>,
+		): INodeCredentialDescription => ({
 			name,
 			required: true,
 			...(show ? { displayOptions: { show: show as never } } : {}),
 		});
 		const node = (credentials: INodeCredentialDescription[], multiOptions: string[] = []) =>
-			({ credentials, properties: multiOptions.map((name) => ({ displayName: name, name, type: 'multiOptions', options: [], default: [] })) }) as unknown as INodeTypeDescription;
+			({
+				credentials,
+				properties: multiOptions.map((name) => ({
+					displayName: name,
+					name,
+					type: 'multiOptions',
+					options: [],
+					default: [],
+				})),
+			}) as unknown as INodeTypeDescription;
 
 		it('finds two credentials shown together: one shown everywhere but one operation, the other on two operations', () => {
 			// The Crew node's old pair: crewApi hidden only for Answer, crewCallbackApi shown on both kickoffs.
 			const old = node([
-				{ name: 'crewApi', required: true, displayOptions: { hide: { operation: ['answerFeedback'] } } },
+				{
+					name: 'crewApi',
+					required: true,
+					displayOptions: { hide: { operation: ['answerFeedback'] } },
+				},
 				credential('crewCallbackApi', { operation: ['kickoff', 'kickoffAndWait'] }),
 			]);
 			expect(credentialsShownTogether(old)).toEqual([['crewApi', 'crewCallbackApi']]);
 		});
 
 		it('takes alternatives on one property with values that never overlap, and nothing else', () => {
-			expect(credentialsShownTogether(node([credential('a', { authentication: ['token'] }), credential('b', { authentication: ['oAuth2'] })]))).toEqual([]);
-			expect(credentialsShownTogether(node([credential('a', { authentication: ['token', 'both'] }), credential('b', { authentication: ['oAuth2', 'both'] })]))).toEqual([['a', 'b']]);
-			expect(credentialsShownTogether(node([credential('a', { resource: ['x'] }), credential('b', { operation: ['y'] })]))).toEqual([['a', 'b']]);
+			expect(
+				credentialsShownTogether(
+					node([
+						credential('a', { authentication: ['token'] }),
+						credential('b', { authentication: ['oAuth2'] }),
+					]),
+				),
+			).toEqual([]);
+			expect(
+				credentialsShownTogether(
+					node([
+						credential('a', { authentication: ['token', 'both'] }),
+						credential('b', { authentication: ['oAuth2', 'both'] }),
+					]),
+				),
+			).toEqual([['a', 'b']]);
+			expect(
+				credentialsShownTogether(
+					node([credential('a', { resource: ['x'] }), credential('b', { operation: ['y'] })]),
+				),
+			).toEqual([['a', 'b']]);
 			// A multiOptions property can hold both values at once.
-			expect(credentialsShownTogether(node([credential('a', { events: ['x'] }), credential('b', { events: ['y'] })], ['events']))).toEqual([['a', 'b']]);
+			expect(
+				credentialsShownTogether(
+					node(
+						[credential('a', { events: ['x'] }), credential('b', { events: ['y'] })],
+						['events'],
+					),
+				),
+			).toEqual([['a', 'b']]);
 			// The same text and a number are different values, as the rule compares them.
-			expect(credentialsShownTogether(node([credential('a', { '@version': [1] }), credential('b', { '@version': ['1'] })]))).toEqual([]);
+			expect(
+				credentialsShownTogether(
+					node([credential('a', { '@version': [1] }), credential('b', { '@version': ['1'] })]),
+				),
+			).toEqual([]);
 			expect(credentialsShownTogether(node([credential('a')]))).toEqual([]);
 		});
 	});

@@ -27,10 +27,20 @@ describe('load', () => {
 	it('one execution with 500 items', async () => {
 		const heapBefore = process.memoryUsage().heapUsed;
 		const started = Date.now();
-		const { output } = await runCrewNode({ parameters: waitFor(0), credentials: crew.credentials, items: items(500) });
+		const { output } = await runCrewNode({
+			parameters: waitFor(0),
+			credentials: crew.credentials,
+			items: items(500),
+		});
 		const elapsed = Date.now() - started;
 		expect(output).toHaveLength(500);
-		expect(output.every((item, index) => item.json.result === `Crew finished: topic=e0-i${index}` && (item.pairedItem as { item: number }).item === index)).toBe(true);
+		expect(
+			output.every(
+				(item, index) =>
+					item.json.result === `Crew finished: topic=e0-i${index}` &&
+					(item.pairedItem as { item: number }).item === index,
+			),
+		).toBe(true);
 		expect(crew.service.runs).toHaveLength(500);
 		const mostReads = Math.max(...crew.service.runs.map((run) => run.statusRequests));
 		expect(mostReads).toBeLessThanOrEqual(maxReadsPerKickoff(elapsed));
@@ -40,14 +50,26 @@ describe('load', () => {
 	it('20 executions of 25 items at once', async () => {
 		const started = Date.now();
 		const executions = await Promise.all(
-			Array.from({ length: 20 }, async (_, execution) => await runCrewNode({ parameters: waitFor(execution), credentials: crew.credentials, items: items(25) })),
+			Array.from(
+				{ length: 20 },
+				async (_, execution) =>
+					await runCrewNode({
+						parameters: waitFor(execution),
+						credentials: crew.credentials,
+						items: items(25),
+					}),
+			),
 		);
 		const elapsed = Date.now() - started;
 		executions.forEach(({ output }, execution) => {
-			expect(output.map((item) => item.json.result)).toEqual(Array.from({ length: 25 }, (_, index) => `Crew finished: topic=e${execution}-i${index}`));
+			expect(output.map((item) => item.json.result)).toEqual(
+				Array.from({ length: 25 }, (_, index) => `Crew finished: topic=e${execution}-i${index}`),
+			);
 		});
 		expect(crew.service.count('kickoff', 'POST')).toBe(500);
 		expect(new Set(crew.service.runs.map((run) => run.inputs.topic)).size).toBe(500);
-		expect(Math.max(...crew.service.runs.map((run) => run.statusRequests))).toBeLessThanOrEqual(maxReadsPerKickoff(elapsed));
+		expect(Math.max(...crew.service.runs.map((run) => run.statusRequests))).toBeLessThanOrEqual(
+			maxReadsPerKickoff(elapsed),
+		);
 	}, 120_000);
 });

@@ -13,19 +13,32 @@ const crew = useCrewService();
 const startReceiver = useTriggerReceivers();
 
 describe('Kickoff → service callback → Crew Trigger', () => {
-	it('delivers the crew\'s result to the trigger, which checks the secret and strips it', async () => {
+	it("delivers the crew's result to the trigger, which checks the secret and strips it", async () => {
 		// Node version 1: the Webhook Secret parameter of 0.1.0.
-		const receiver = await startReceiver({ events: ['crew'], secret: 'round-trip-secret' }, undefined, { typeVersion: 1 });
+		const receiver = await startReceiver(
+			{ events: ['crew'], secret: 'round-trip-secret' },
+			undefined,
+			{ typeVersion: 1 },
+		);
 		const { output } = await runCrewNode({
 			parameters: {
 				operation: 'kickoff',
 				inputsMode: 'json',
 				inputsJson: '{"topic": "callbacks"}',
-				options: { crewWebhookUrl: receiver.url, taskWebhookUrl: receiver.url, webhookSecret: 'round-trip-secret', meta: '{"run": 3}' },
+				options: {
+					crewWebhookUrl: receiver.url,
+					taskWebhookUrl: receiver.url,
+					webhookSecret: 'round-trip-secret',
+					meta: '{"run": 3}',
+				},
 			},
 			credentials: crew.credentials,
 		});
-		await crew.service.waitForWebhooks((deliveries) => deliveries.some((delivery) => delivery.kind === 'crew' && delivery.status !== null), 5_000);
+		await crew.service.waitForWebhooks(
+			(deliveries) =>
+				deliveries.some((delivery) => delivery.kind === 'crew' && delivery.status !== null),
+			5_000,
+		);
 		const started = receiver.calls.filter((entry) => entry.result.workflowData);
 		expect(started).toHaveLength(1);
 		expect(started[0].result.workflowData?.[0][0].json).toMatchObject({
@@ -38,13 +51,26 @@ describe('Kickoff → service callback → Crew Trigger', () => {
 		expect(receiver.calls.filter((entry) => entry.result.webhookResponse)).toHaveLength(3);
 	});
 
-	it('refuses the service\'s calls for a kickoff without the secret', async () => {
-		const receiver = await startReceiver({ events: ['crew'], secret: 'expected-secret' }, undefined, { typeVersion: 1 });
+	it("refuses the service's calls for a kickoff without the secret", async () => {
+		const receiver = await startReceiver(
+			{ events: ['crew'], secret: 'expected-secret' },
+			undefined,
+			{ typeVersion: 1 },
+		);
 		await runCrewNode({
-			parameters: { operation: 'kickoff', inputsMode: 'json', inputsJson: '{"topic": "x"}', options: { crewWebhookUrl: receiver.url } },
+			parameters: {
+				operation: 'kickoff',
+				inputsMode: 'json',
+				inputsJson: '{"topic": "x"}',
+				options: { crewWebhookUrl: receiver.url },
+			},
 			credentials: crew.credentials,
 		});
-		await crew.service.waitForWebhooks((deliveries) => deliveries.some((delivery) => delivery.kind === 'crew' && delivery.status !== null), 5_000);
+		await crew.service.waitForWebhooks(
+			(deliveries) =>
+				deliveries.some((delivery) => delivery.kind === 'crew' && delivery.status !== null),
+			5_000,
+		);
 		expect(receiver.received.map((entry) => entry.status)).toEqual([401]);
 	});
 });

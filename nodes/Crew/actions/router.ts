@@ -14,20 +14,35 @@ import { toolAnswer, toolErrorAnswer, withAdviceInMessage } from './common/toolA
 import { runsAsTool } from '../../execution/toolCall';
 import type { CrewOperation } from './common/node.type';
 
-/** Each resource's operations by their values, as the resource files export them. Maps, so that no inherited key is found. */
+/**
+ * Each resource's operations by their values, as the resource files export them. Maps, so that no
+ * inherited key is found.
+ */
 const resources = new Map<string, ReadonlyMap<string, CrewOperationModule>>([
 	['crew', new Map(Object.entries(crew.operations))],
 	['conversation', new Map(Object.entries(conversation.operations))],
 	['feedbackRequest', new Map(Object.entries(feedbackRequest.operations))],
 ]);
 
-/** The chosen operation's module; a resource or operation this node does not have is a NodeOperationError. */
-export function findOperation(node: INode, resource: string, operation: string): CrewOperationModule {
+/**
+ * The chosen operation's module; a resource or operation this node does not have is a
+ * NodeOperationError.
+ */
+export function findOperation(
+	node: INode,
+	resource: string,
+	operation: string,
+): CrewOperationModule {
 	const found = resources.get(resource)?.get(operation);
 	if (found === undefined) {
-		throw new NodeOperationError(node, `The resource "${resource}" has no operation "${operation}"`, {
-			description: 'Open the node and choose the operation again. A workflow made with a newer version of this package can name one this version does not have.',
-		});
+		throw new NodeOperationError(
+			node,
+			`The resource "${resource}" has no operation "${operation}"`,
+			{
+				description:
+					'Open the node and choose the operation again. A workflow made with a newer version of this package can name one this version does not have.',
+			},
+		);
 	}
 	return found;
 }
@@ -46,7 +61,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 }
 
-async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promise<INodeExecutionData[][]> {
+async function routeOperation(
+	this: IExecuteFunctions,
+	forTool: boolean,
+): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	// Workflows saved before there were resources have none: they are all about a crew.
 	const resource = this.getNodeParameter('resource', 0, 'crew') as string;
@@ -62,11 +80,18 @@ async function routeOperation(this: IExecuteFunctions, forTool: boolean): Promis
 
 	return [
 		outcomes.map((outcome, itemIndex) => {
-			if ('json' in outcome && forTool) return { json: toolAnswer(operation, outcome.json), pairedItem: { item: itemIndex } };
-			if ('json' in outcome) return { json: outcome.json, ...(outcome.sendMessage ? { sendMessage: outcome.sendMessage } : {}), pairedItem: { item: itemIndex } };
+			if ('json' in outcome && forTool)
+				return { json: toolAnswer(operation, outcome.json), pairedItem: { item: itemIndex } };
+			if ('json' in outcome)
+				return {
+					json: outcome.json,
+					...(outcome.sendMessage ? { sendMessage: outcome.sendMessage } : {}),
+					pairedItem: { item: itemIndex },
+				};
 			const error = toItemError(this.getNode(), outcome.error, itemIndex);
 			if (!this.continueOnFail()) throw error;
-			if (forTool) return { json: toolErrorAnswer({ ...outcome, error }), pairedItem: { item: itemIndex } };
+			if (forTool)
+				return { json: toolErrorAnswer({ ...outcome, error }), pairedItem: { item: itemIndex } };
 			return errorOutputItem(this.getNode(), { ...outcome, error }, itemIndex);
 		}),
 	];

@@ -1,4 +1,9 @@
-import type { FieldType, IDataObject, ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	FieldType,
+	IDataObject,
+	ILoadOptionsFunctions,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 
 import { loadInputsListing } from '../../kickoff/inputsListing';
 import { defaultDeploymentChoice } from '../../kickoff/deployment';
@@ -26,14 +31,19 @@ const FIELD_TYPES: Record<string, FieldType> = {
 	list: 'array',
 };
 
-const NO_CREDENTIAL_NOTICE = 'Open this node again to load the crew\'s inputs: n8n asked for them before the Crew API credential was attached.';
+const NO_CREDENTIAL_NOTICE =
+	"Open this node again to load the crew's inputs: n8n asked for them before the Crew API credential was attached.";
 
 /**
  * What the editor shows in place of the fields when there are none: its text is
  * rendered as HTML, so a service's own words cannot inject markup.
  */
 export function noticeText(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;');
 }
 
 /**
@@ -43,13 +53,18 @@ export function noticeText(text: string): string {
 export function failureNotice(error: Error): string {
 	const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 	const { description } = error as { description?: unknown };
-	const advice = typeof description === 'string' && description !== '' ? ` ${sentence(description)}` : '';
-	return noticeText(`${sentence(error.message)}${advice} Then open this node again to load the inputs.`);
+	const advice =
+		typeof description === 'string' && description !== '' ? ` ${sentence(description)}` : '';
+	return noticeText(
+		`${sentence(error.message)}${advice} Then open this node again to load the inputs.`,
+	);
 }
 
 /** The mapped values the editor holds now, unresolved (expressions as the user wrote them). */
 function currentValues(context: ILoadOptionsFunctions): IDataObject {
-	const inputs = context.getCurrentNodeParameter('inputs') as { value?: IDataObject | null } | undefined;
+	const inputs = context.getCurrentNodeParameter('inputs') as
+		| { value?: IDataObject | null }
+		| undefined;
 	return inputs?.value ?? {};
 }
 
@@ -73,17 +88,23 @@ export async function getCrewInputs(this: ILoadOptionsFunctions): Promise<Resour
 		return { fields: [], emptyFieldsNotice: failureNotice(error as Error) };
 	}
 	// A flow's fields are optional and typed, without `id`; a crew's are as listed.
-	const deployment = resolveDeployment(this.getCurrentNodeParameter('deploymentType') ?? defaultDeploymentChoice(this.getNode()), listing);
+	const deployment = resolveDeployment(
+		this.getCurrentNodeParameter('deploymentType') ?? defaultDeploymentChoice(this.getNode()),
+		listing,
+	);
 	const optional = deployment === 'flow';
 	const inputs = offeredInputs(deployment, listing);
 	if (inputs.length === 0) return { fields: [], emptyFieldsNotice: noticeText(NO_INPUTS_NOTICE) };
-	// The editor fills a new field with its defaultValue: as a tool, every input starts as the model's to fill.
+	// The editor fills a new field with its defaultValue: as a tool, every input starts as the
+	// model's to fill.
 	const forTool = isToolCall(this.getNode().type, false);
 	const current = forTool ? currentValues(this) : {};
 	return {
 		fields: inputs.map((input) => {
 			const type = FIELD_TYPES[input.type.toLowerCase()] ?? 'string';
-			const defaultValue = forTool ? toolFieldDefault(input.name, type, current[input.name], optional) : undefined;
+			const defaultValue = forTool
+				? toolFieldDefault(input.name, type, current[input.name], optional)
+				: undefined;
 			return {
 				id: input.name,
 				displayName: input.name,

@@ -8,13 +8,21 @@ import type { FieldType } from 'n8n-workflow';
  */
 const FROM_AI_MARKER = '/*n8n-auto-generated-fromAI-override*/';
 
-/** n8n accepts these `$fromAI` keys only (n8n-workflow from-ai-parse-utils, n8n-core create-node-as-tool). */
+/**
+ * n8n accepts these `$fromAI` keys only (n8n-workflow from-ai-parse-utils, n8n-core
+ * create-node-as-tool).
+ */
 const KEY_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The parameter name a model sees for an input: the input's name, or a close spelling n8n accepts. */
+/**
+ * The parameter name a model sees for an input: the input's name, or a close spelling n8n accepts.
+ */
 export function toolParameterKey(inputName: string): string {
 	if (KEY_PATTERN.test(inputName)) return inputName;
-	const key = inputName.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64);
+	const key = inputName
+		.replace(/[^a-zA-Z0-9_-]+/g, '_')
+		.replace(/^_+|_+$/g, '')
+		.slice(0, 64);
 	return key === '' ? 'input' : key;
 }
 
@@ -25,7 +33,9 @@ function fromAiType(type: FieldType | undefined): 'string' | 'number' | 'boolean
 	return 'string';
 }
 
-/** A string literal for an expression, in single quotes: for keys and types, which hold no quote. */
+/**
+ * A string literal for an expression, in single quotes: for keys and types, which hold no quote.
+ */
 function quoted(text: string): string {
 	return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
@@ -51,7 +61,11 @@ const FLOW_VALUE_HINTS: Partial<Record<FieldType, string>> = {
 	object: 'a JSON object such as {"key": "value"}',
 };
 
-export function toolParameterDescription(inputName: string, optional = false, type?: FieldType): string {
+export function toolParameterDescription(
+	inputName: string,
+	optional = false,
+	type?: FieldType,
+): string {
 	if (!optional) return `The crew's input "${inputName}"`;
 	const hint = type ? FLOW_VALUE_HINTS[type] : undefined;
 	return `The flow's state field "${inputName}"${hint ? `, ${hint}` : ''} (optional: leave it out to keep the flow's default)`;
@@ -81,7 +95,12 @@ export function fromAiDefault(inputName: string, type?: FieldType, optional = fa
 	return fromAiExpression(inputName, type, optional, quotedDescription);
 }
 
-function fromAiExpression(inputName: string, type: FieldType | undefined, optional: boolean, quote: (text: string) => string): string {
+function fromAiExpression(
+	inputName: string,
+	type: FieldType | undefined,
+	optional: boolean,
+	quote: (text: string) => string,
+): string {
 	const key = toolParameterKey(inputName);
 	if (optional) {
 		return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quote(toolParameterDescription(inputName, true, type))}, 'string', ${OPTIONAL_DEFAULT}) }}`;
@@ -89,8 +108,16 @@ function fromAiExpression(inputName: string, type: FieldType | undefined, option
 	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quote(toolParameterDescription(inputName))}, ${quoted(fromAiType(type))}) }}`;
 }
 
-/** True for the starting value this package wrote before its descriptions were in backticks: unchanged by the user, so safe to write anew. */
-function isSingleQuotedDefault(value: string, inputName: string, type: FieldType | undefined, optional: boolean): boolean {
+/**
+ * True for the starting value this package wrote before its descriptions were in backticks:
+ * unchanged by the user, so safe to write anew.
+ */
+function isSingleQuotedDefault(
+	value: string,
+	inputName: string,
+	type: FieldType | undefined,
+	optional: boolean,
+): boolean {
 	return value === fromAiExpression(inputName, type, optional, quoted);
 }
 
@@ -108,9 +135,17 @@ function isModelsValue(value: unknown): value is string {
  * description; the single-quoted one this package wrote before is written anew), and
  * a field the user set to a value gets none, so the model is not asked for it.
  */
-export function toolFieldDefault(inputName: string, type: FieldType | undefined, currentValue: unknown, optional = false): string | undefined {
-	if (currentValue === undefined || currentValue === null || currentValue === '') return fromAiDefault(inputName, type, optional);
+export function toolFieldDefault(
+	inputName: string,
+	type: FieldType | undefined,
+	currentValue: unknown,
+	optional = false,
+): string | undefined {
+	if (currentValue === undefined || currentValue === null || currentValue === '')
+		return fromAiDefault(inputName, type, optional);
 	if (!isModelsValue(currentValue)) return undefined;
 	// The old starting value shows "crew\s" in the panel; one the user edited is theirs to keep.
-	return isSingleQuotedDefault(currentValue, inputName, type, optional) ? fromAiDefault(inputName, type, optional) : currentValue;
+	return isSingleQuotedDefault(currentValue, inputName, type, optional)
+		? fromAiDefault(inputName, type, optional)
+		: currentValue;
 }

@@ -8,10 +8,17 @@ const start = closedAfterEach();
 
 /** The whole SSE response of an attach: its `id:` lines and data. */
 async function attach(service: CrewService, sessionId: string, lastEventId = '0-0') {
-	const answer = await call(service, 'GET', `/chat/${sessionId}/stream/events?events=*&last_event_id=${lastEventId}`);
+	const answer = await call(
+		service,
+		'GET',
+		`/chat/${sessionId}/stream/events?events=*&last_event_id=${lastEventId}`,
+	);
 	const frames = answer.text
 		.split('\n\n')
-		.map((block) => ({ id: /^id: (.*)$/m.exec(block)?.[1], data: /^data: (.*)$/m.exec(block)?.[1] }))
+		.map((block) => ({
+			id: /^id: (.*)$/m.exec(block)?.[1],
+			data: /^data: (.*)$/m.exec(block)?.[1],
+		}))
 		.filter((f) => f.data !== undefined)
 		.map((f) => ({ id: f.id, ...JSON.parse(f.data as string) }));
 	return { ...answer, frames };
@@ -28,38 +35,67 @@ describe('reference service: a conversational flow', () => {
 		const service = await start();
 		expect((await call(service, 'GET', '/inspect')).status).toBe(404);
 		service.configure({ chat: {} });
-		expect((await call(service, 'GET', '/inspect')).json).toEqual({ flow: { name: 'SupportFlow', chat: { conversational: true, handle_turn: true } } });
+		expect((await call(service, 'GET', '/inspect')).json).toEqual({
+			flow: { name: 'SupportFlow', chat: { conversational: true, handle_turn: true } },
+		});
 		service.configure({ chat: { conversational: false } });
-		expect((await call(service, 'GET', '/inspect')).json.flow.chat).toEqual({ conversational: false, handle_turn: false });
+		expect((await call(service, 'GET', '/inspect')).json.flow.chat).toEqual({
+			conversational: false,
+			handle_turn: false,
+		});
 		expect((await call(service, 'POST', '/chat/start', { body: {} })).status).toBe(404);
 	});
 
 	it('every chat route needs the bearer token', async () => {
 		const service = await start({ chat: {} });
 		expect((await call(service, 'GET', '/inspect', { token: 'wrong' })).status).toBe(401);
-		expect((await call(service, 'POST', '/chat/start', { body: {}, token: 'wrong' })).status).toBe(401);
+		expect((await call(service, 'POST', '/chat/start', { body: {}, token: 'wrong' })).status).toBe(
+			401,
+		);
 	});
 
 	it('a turn: queued, its frames with <n>-<n> ids to turn_completed, the history with the reply; 409 without an active turn', async () => {
 		const service = await start({ chat: { hold: true } });
 		const sessionId = await newSession(service);
 		expect((await call(service, 'GET', `/chat/${sessionId}/stream/events`)).status).toBe(409);
-		const queued = await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi', stream: true } });
+		const queued = await call(service, 'POST', `/chat/${sessionId}/message`, {
+			body: { message: 'Hi', stream: true },
+		});
 		expect(queued.status).toBe(202);
 		expect(queued.json.status).toBe('turn_queued');
-		expect((await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Again', stream: true } })).status).toBe(409);
-		expect((await call(service, 'GET', `/chat/${sessionId}/history`)).json).toEqual({ messages: [{ role: 'user', content: 'Hi' }], active_kickoff_id: queued.json.kickoff_id });
+		expect(
+			(
+				await call(service, 'POST', `/chat/${sessionId}/message`, {
+					body: { message: 'Again', stream: true },
+				})
+			).status,
+		).toBe(409);
+		expect((await call(service, 'GET', `/chat/${sessionId}/history`)).json).toEqual({
+			messages: [{ role: 'user', content: 'Hi' }],
+			active_kickoff_id: queued.json.kickoff_id,
+		});
 		const streamed = attach(service, sessionId);
 		// Released once the test has seen the turn held: the service ends it then.
-		while (!service.chatSessions[0].turns[0].held) await new Promise((resolve) => setImmediate(resolve));
+		while (!service.chatSessions[0].turns[0].held)
+			await new Promise((resolve) => setImmediate(resolve));
 		service.releaseTurns();
 		const { frames, contentType } = await streamed;
 		expect(contentType).toBe('text/event-stream');
-		expect(frames.map((f) => f.type)).toEqual(['turn_started', 'flow_method_started', ...Array(11).fill('token'), 'turn_completed']);
+		expect(frames.map((f) => f.type)).toEqual([
+			'turn_started',
+			'flow_method_started',
+			...Array(11).fill('token'),
+			'turn_completed',
+		]);
 		expect(frames.map((f) => f.id)).toEqual(frames.map((_, i) => `1-${i + 1}`));
 		expect(frames.every((f) => f.stream_id === f.id)).toBe(true);
 		const reply = 'Reply 1 to "Hi": this session has 1 message from you.';
-		expect(frames.filter((f) => f.type === 'token').map((f) => f.data.content).join('')).toBe(reply);
+		expect(
+			frames
+				.filter((f) => f.type === 'token')
+				.map((f) => f.data.content)
+				.join(''),
+		).toBe(reply);
 		expect((await call(service, 'GET', `/chat/${sessionId}/history`)).json).toEqual({
 			messages: [
 				{ role: 'user', content: 'Hi' },
@@ -74,7 +110,8 @@ describe('reference service: a conversational flow', () => {
 		const service = await start({ chat: { hold: true } });
 		const sessionId = await newSession(service);
 		await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi' } });
-		while (!service.chatSessions[0].turns[0].held) await new Promise((resolve) => setImmediate(resolve));
+		while (!service.chatSessions[0].turns[0].held)
+			await new Promise((resolve) => setImmediate(resolve));
 		const reading = attach(service, sessionId, '1-12');
 		await new Promise((resolve) => setImmediate(resolve));
 		service.releaseTurns();
@@ -91,7 +128,9 @@ describe('reference service: a conversational flow', () => {
 		await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi' } });
 		const { frames } = await attach(service, sessionId);
 		expect(frames.at(-1)).toMatchObject({ type: 'turn_failed', data: { error: 'quota exceeded' } });
-		expect((await call(service, 'GET', `/chat/${sessionId}/history`)).json.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+		expect((await call(service, 'GET', `/chat/${sessionId}/history`)).json.messages).toEqual([
+			{ role: 'user', content: 'Hi' },
+		]);
 	});
 
 	it('llm_stream_chunk or both kinds of text frames; text at the end', async () => {
@@ -99,12 +138,26 @@ describe('reference service: a conversational flow', () => {
 		const sessionId = await newSession(service);
 		await call(service, 'POST', `/chat/${sessionId}/message`, { body: { message: 'Hi' } });
 		const { frames } = await attach(service, sessionId);
-		expect(frames.filter((f) => f.type === 'llm_stream_chunk').map((f) => f.data.chunk).join('')).toBe(frames.filter((f) => f.type === 'token').map((f) => f.data.content).join(''));
+		expect(
+			frames
+				.filter((f) => f.type === 'llm_stream_chunk')
+				.map((f) => f.data.chunk)
+				.join(''),
+		).toBe(
+			frames
+				.filter((f) => f.type === 'token')
+				.map((f) => f.data.content)
+				.join(''),
+		);
 	});
 
 	it('refuses unknown chat options', async () => {
 		const service = await start();
-		expect(() => service.configure({ chat: { pace: 1 } as never })).toThrow('unknown chat option "pace"');
-		expect(() => service.configure({ chat: { textFrames: 'words' } as never })).toThrow('textFrames');
+		expect(() => service.configure({ chat: { pace: 1 } as never })).toThrow(
+			'unknown chat option "pace"',
+		);
+		expect(() => service.configure({ chat: { textFrames: 'words' } as never })).toThrow(
+			'textFrames',
+		);
 	});
 });

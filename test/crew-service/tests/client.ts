@@ -26,12 +26,21 @@ export interface CallOptions {
 	signal?: AbortSignal;
 }
 
-export async function call(service: CrewService, method: string, urlPath: string, opts: CallOptions = {}): Promise<Reply> {
+export async function call(
+	service: CrewService,
+	method: string,
+	urlPath: string,
+	opts: CallOptions = {},
+): Promise<Reply> {
 	const headers: Record<string, string> = { ...opts.headers };
 	const token = opts.token === undefined ? service.tokens.organization : opts.token;
 	if (token !== null) headers.authorization = `Bearer ${token}`;
 	const body = opts.body === undefined ? opts.rawBody : JSON.stringify(opts.body);
-	if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+	if (
+		body !== undefined &&
+		!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')
+	)
+		headers['content-type'] = 'application/json';
 	const res = await fetch(service.url + urlPath, { method, headers, body, signal: opts.signal });
 	const text = await res.text();
 	let json: any;
@@ -40,11 +49,21 @@ export async function call(service: CrewService, method: string, urlPath: string
 	} catch {
 		json = undefined;
 	}
-	return { status: res.status, headers: res.headers, text, json, contentType: res.headers.get('content-type') ?? '' };
+	return {
+		status: res.status,
+		headers: res.headers,
+		text,
+		json,
+		contentType: res.headers.get('content-type') ?? '',
+	};
 }
 
 /** POST /kickoff that must be accepted; its kickoff id. */
-export async function kickoff(service: CrewService, body: unknown, token?: string): Promise<string> {
+export async function kickoff(
+	service: CrewService,
+	body: unknown,
+	token?: string,
+): Promise<string> {
 	const reply = await call(service, 'POST', '/kickoff', { body, token });
 	expect(reply.status).toBe(200);
 	return reply.json.kickoff_id as string;

@@ -21,5 +21,9 @@ export function closedAfterEach(): (options?: CrewServiceOptions) => Promise<Cre
 /** A controllable clock so lifecycles are tested without waiting. */
 export function fakeClock(start = 1_000_000) {
 	let t = start;
-	return { now: () => t, advance: (ms: number) => void (t += ms), set: (ms: number) => void (t = ms) };
+	return {
+		now: () => t,
+		advance: (ms: number) => void (t += ms),
+		set: (ms: number) => void (t = ms),
+	};
 }

@@ -35,7 +35,13 @@ export function useReceivers(): (answer?: Answer) => Promise<Receiver> {
 	return async (answer = 200) => {
 		const received: ReceivedCall[] = [];
 		const receiver = await startLoopbackReceiver(async ({ url, headers, rawBody }) => {
-			received.push({ path: url, headers, contentType: headers['content-type'], raw: rawBody, body: JSON.parse(rawBody) });
+			received.push({
+				path: url,
+				headers,
+				contentType: headers['content-type'],
+				raw: rawBody,
+				body: JSON.parse(rawBody),
+			});
 			return answer;
 		});
 		open.push(receiver);
@@ -44,7 +50,11 @@ export function useReceivers(): (answer?: Answer) => Promise<Receiver> {
 			base,
 			url: `${base}/webhook/abc/crew`,
 			received,
-			hooks: (prefix) => ({ taskWebhookUrl: `${base}/${prefix}/task`, stepWebhookUrl: `${base}/${prefix}/step`, crewWebhookUrl: `${base}/${prefix}/crew` }),
+			hooks: (prefix) => ({
+				taskWebhookUrl: `${base}/${prefix}/task`,
+				stepWebhookUrl: `${base}/${prefix}/step`,
+				crewWebhookUrl: `${base}/${prefix}/crew`,
+			}),
 		};
 	};
 }

@@ -13,7 +13,11 @@ interface Part {
 
 const BOUNDARY = '----n8nFormBoundary7MA4YWxkTrZu0gW';
 
-function part(name: string, body: string | Buffer, file?: { filename: string; type?: string }): Buffer {
+function part(
+	name: string,
+	body: string | Buffer,
+	file?: { filename: string; type?: string },
+): Buffer {
 	let head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"`;
 	if (file) head += `; filename="${file.filename}"`;
 	head += '\r\n';
@@ -26,7 +30,10 @@ function body(...parts: Buffer[]): Buffer {
 }
 
 /** Feeds `chunks` through a parser; returns the parts and the parser. */
-function parse(chunks: Buffer[], boundary = BOUNDARY): { parts: Part[]; parser: InstanceType<typeof MultipartParser> } {
+function parse(
+	chunks: Buffer[],
+	boundary = BOUNDARY,
+): { parts: Part[]; parser: InstanceType<typeof MultipartParser> } {
 	const parts: Part[] = [];
 	let data: Buffer[] = [];
 	let current: Omit<Part, 'body'> | null = null;
@@ -83,16 +90,32 @@ describe('reference service: multipart parser', () => {
 			expect(parse([sample.subarray(0, at), sample.subarray(at)]).parts).toEqual(whole);
 		}
 		expect(parse(cut(sample, 1)).parts).toEqual(whole);
-		for (const size of [7, 39, 40, 41, 64, 1000]) expect(parse(cut(sample, size)).parts).toEqual(whole);
+		for (const size of [7, 39, 40, 41, 64, 1000])
+			expect(parse(cut(sample, size)).parts).toEqual(whole);
 	});
 
 	it('takes many parts, and drops the preamble and the epilogue', () => {
-		const many = Array.from({ length: 500 }, (_, i) => part(`field${i}`, `value ${i}\r\n`, i % 2 ? { filename: `f${i}.txt`, type: 'text/plain' } : undefined));
-		const framed = Buffer.concat([Buffer.from('This is the preamble.\r\n'), body(...many), Buffer.from('epilogue, ignored\r\n')]);
+		const many = Array.from({ length: 500 }, (_, i) =>
+			part(
+				`field${i}`,
+				`value ${i}\r\n`,
+				i % 2 ? { filename: `f${i}.txt`, type: 'text/plain' } : undefined,
+			),
+		);
+		const framed = Buffer.concat([
+			Buffer.from('This is the preamble.\r\n'),
+			body(...many),
+			Buffer.from('epilogue, ignored\r\n'),
+		]);
 		const { parts, parser } = parse(cut(framed, 1000));
 		expect(parts).toHaveLength(500);
 		expect(parser.parts).toBe(500);
-		expect(parts[499]).toEqual({ name: 'field499', filename: 'f499.txt', contentType: 'text/plain', body: Buffer.from('value 499\r\n') });
+		expect(parts[499]).toEqual({
+			name: 'field499',
+			filename: 'f499.txt',
+			contentType: 'text/plain',
+			body: Buffer.from('value 499\r\n'),
+		});
 		expect(parts[0].filename).toBeNull();
 	});
 
@@ -140,9 +163,15 @@ describe('reference service: multipart parser', () => {
 	});
 
 	it('throws for a body that ends before its closing boundary, or has none', () => {
-		expect(() => parse([sample.subarray(0, sample.length - 10)])).toThrow('the body ended before its closing boundary');
-		expect(() => parse([Buffer.from('{"inputs": {}}')])).toThrow('the body has no multipart boundary');
-		expect(() => parse([Buffer.from(`--${BOUNDARY}garbage\r\n\r\n`)])).toThrow('neither a line break nor "--"');
+		expect(() => parse([sample.subarray(0, sample.length - 10)])).toThrow(
+			'the body ended before its closing boundary',
+		);
+		expect(() => parse([Buffer.from('{"inputs": {}}')])).toThrow(
+			'the body has no multipart boundary',
+		);
+		expect(() => parse([Buffer.from(`--${BOUNDARY}garbage\r\n\r\n`)])).toThrow(
+			'neither a line break nor "--"',
+		);
 	});
 
 	it('finds the boundary of a multipart/form-data Content-Type only', () => {

@@ -31,20 +31,29 @@ const DEFAULT_WORKERS = 3;
 function parseWorkers(text) {
 	if (text === undefined) return DEFAULT_WORKERS;
 	const n = Number(text);
-	if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--workers: a whole number from 1 to 8, not "${text}"`);
+	if (!Number.isInteger(n) || n < 1 || n > 8)
+		throw new Error(`--workers: a whole number from 1 to 8, not "${text}"`);
 	return n;
 }
 
 function parseRunnerArgs(argv = process.argv.slice(2)) {
 	const strings = ['n8n', 'only', 'grep', 'workers'];
 	const flags = ['keep', 'without-package', 'docs', 'serial', 'list', 'help'];
-	const options = Object.fromEntries([...strings.map((o) => [o, { type: 'string' }]), ...flags.map((o) => [o, { type: 'boolean' }])]);
+	const options = Object.fromEntries([
+		...strings.map((o) => [o, { type: 'string' }]),
+		...flags.map((o) => [o, { type: 'boolean' }]),
+	]);
 	const { values } = parseArgs({ args: argv, options });
 	return {
 		help: Boolean(values.help),
 		list: Boolean(values.list),
 		majors: parseMajors(values.n8n),
-		only: values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null,
+		only: values.only
+			? values.only
+					.split(',')
+					.map((s) => s.trim())
+					.filter(Boolean)
+			: null,
 		grep: values.grep || null,
 		keep: Boolean(values.keep),
 		withoutPackage: Boolean(values['without-package']),

@@ -20,7 +20,9 @@ const FLAGS = [
 
 async function launch() {
 	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`no Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), or set CHROMIUM_PATH`);
+		throw new Error(
+			`no Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), or set CHROMIUM_PATH`,
+		);
 	}
 	let playwright;
 	try {
@@ -35,8 +37,16 @@ async function launch() {
 async function signIn(page, url, owner) {
 	await page.goto(`${url}/signin`);
 	// 2.x labels its inputs; 1.x does not link the label, so fall back to the input itself.
-	await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]')).first().fill(owner.email);
-	await page.getByLabel('Password').or(page.locator('input[type="password"]')).first().fill(owner.password);
+	await page
+		.getByLabel('Email')
+		.or(page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]'))
+		.first()
+		.fill(owner.email);
+	await page
+		.getByLabel('Password')
+		.or(page.locator('input[type="password"]'))
+		.first()
+		.fill(owner.password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await page.waitForURL((u) => !u.pathname.includes('/signin'));
 }
@@ -56,7 +66,10 @@ function checkWithScreenshot(t, pageOf, dir, prefix) {
 			} catch (err) {
 				failures += 1;
 				const page = pageOf();
-				if (page) await page.screenshot({ path: path.join(dir, `${prefix}-failed-${failures}.png`) }).catch(() => {});
+				if (page)
+					await page
+						.screenshot({ path: path.join(dir, `${prefix}-failed-${failures}.png`) })
+						.catch(() => {});
 				throw err;
 			}
 		});

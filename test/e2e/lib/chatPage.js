@@ -24,14 +24,27 @@ async function openChat(browser, chatUrl) {
 	page.setDefaultTimeout(UI_TIMEOUT);
 	await serveChatWidget(page);
 	// The answer to the chat's first message: the execution it started, and the token of its chat socket.
-	const started = page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname.endsWith('/chat'), { timeout: 0 }).then(async (res) => await res.json());
-	await until('the chat page served', async () => (await page.goto(chatUrl)).status() !== 404, 30000, 500);
+	const started = page
+		.waitForResponse(
+			(res) => res.request().method() === 'POST' && new URL(res.url()).pathname.endsWith('/chat'),
+			{ timeout: 0 },
+		)
+		.then(async (res) => await res.json());
+	await until(
+		'the chat page served',
+		async () => (await page.goto(chatUrl)).status() !== 404,
+		30000,
+		500,
+	);
 	await page.locator('[data-test-id="chat-input"]').waitFor();
 
 	/** The bot's messages as drawn, oldest first: their text and the labels of their buttons. */
 	const botMessages = async () =>
 		page.locator('.chat-message-from-bot:not(.chat-message-typing)').evaluateAll((nodes) =>
-			nodes.map((node) => ({ text: node.innerText.trim(), buttons: [...node.querySelectorAll('button')].map((button) => button.innerText.trim()) })),
+			nodes.map((node) => ({
+				text: node.innerText.trim(),
+				buttons: [...node.querySelectorAll('button')].map((button) => button.innerText.trim()),
+			})),
 		);
 
 	return {
@@ -47,7 +60,13 @@ async function openChat(browser, chatUrl) {
 		},
 		/** The first bot message after the `after` first ones whose text matches `pattern`, once drawn. */
 		async botMessage(pattern, { after = 0, timeoutMs = 90000 } = {}) {
-			return await until(`a bot message matching ${pattern}`, async () => (await botMessages()).slice(after).find((message) => pattern.test(message.text)), timeoutMs, 200);
+			return await until(
+				`a bot message matching ${pattern}`,
+				async () =>
+					(await botMessages()).slice(after).find((message) => pattern.test(message.text)),
+				timeoutMs,
+				200,
+			);
 		},
 		/** Whether the widget would send what the person types now (its send button enabled, with text typed). */
 		async canSend() {
@@ -74,7 +93,13 @@ async function openChat(browser, chatUrl) {
 						socket.onmessage = (event) => {
 							received.push(String(event.data));
 							if (received.length > 1 || event.data !== 'n8n|heartbeat') return;
-							socket.send(JSON.stringify({ sessionId: 'another-client', action: 'sendMessage', chatInput: message }));
+							socket.send(
+								JSON.stringify({
+									sessionId: 'another-client',
+									action: 'sendMessage',
+									chatInput: message,
+								}),
+							);
 							setTimeout(() => {
 								socket.close();
 								resolve({ sent: true, received });
@@ -90,7 +115,12 @@ async function openChat(browser, chatUrl) {
 		executionId: async () => (await started).executionId,
 		/** Clicks the button labelled `label` of the newest bot message that has it. */
 		async click(label) {
-			await page.locator('.chat-message-from-bot').filter({ has: page.getByRole('button', { name: label }) }).last().getByRole('button', { name: label }).click();
+			await page
+				.locator('.chat-message-from-bot')
+				.filter({ has: page.getByRole('button', { name: label }) })
+				.last()
+				.getByRole('button', { name: label })
+				.click();
 		},
 	};
 }

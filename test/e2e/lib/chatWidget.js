@@ -16,10 +16,20 @@ const { execFileSync } = require('node:child_process');
 const { cacheRoot } = require('./install');
 
 // The newest release on the registry when this was written (npm view @n8n/chat version).
-const CHAT = { name: '@n8n/chat', version: '1.37.0', integrity: 'sha512-V1EQxDp/+rW6o/5OZgbwDfgPJXG8Jrn3TIdq7Z/26QTP90Uo3g2gv8CMnaQcphdTQVR+K06X34DOCRHXa8Tqnw==' };
+const CHAT = {
+	name: '@n8n/chat',
+	version: '1.37.0',
+	integrity:
+		'sha512-V1EQxDp/+rW6o/5OZgbwDfgPJXG8Jrn3TIdq7Z/26QTP90Uo3g2gv8CMnaQcphdTQVR+K06X34DOCRHXa8Tqnw==',
+};
 const CDN_PREFIX = 'https://cdn.jsdelivr.net/npm/@n8n/chat/dist/';
 
-const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.ico': 'image/x-icon' };
+const TYPES = {
+	'.js': 'text/javascript',
+	'.mjs': 'text/javascript',
+	'.css': 'text/css',
+	'.ico': 'image/x-icon',
+};
 
 /** The folder holding the pinned release's dist/, fetched and checked on first use. */
 function ensureChatWidget() {
@@ -29,8 +39,17 @@ function ensureChatWidget() {
 	const staging = `${dir}.partial-${process.pid}`;
 	fs.rmSync(staging, { recursive: true, force: true });
 	fs.mkdirSync(staging, { recursive: true });
-	const [packed] = JSON.parse(execFileSync('npm', ['pack', `${CHAT.name}@${CHAT.version}`, '--json', '--pack-destination', staging], { cwd: staging, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
-	if (packed.integrity !== CHAT.integrity) throw new Error(`${CHAT.name}@${CHAT.version}: integrity ${packed.integrity}, expected ${CHAT.integrity}`);
+	const [packed] = JSON.parse(
+		execFileSync(
+			'npm',
+			['pack', `${CHAT.name}@${CHAT.version}`, '--json', '--pack-destination', staging],
+			{ cwd: staging, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+		),
+	);
+	if (packed.integrity !== CHAT.integrity)
+		throw new Error(
+			`${CHAT.name}@${CHAT.version}: integrity ${packed.integrity}, expected ${CHAT.integrity}`,
+		);
 	execFileSync('tar', ['xzf', path.join(staging, packed.filename), '-C', staging]);
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.renameSync(staging, dir);
@@ -49,11 +68,16 @@ async function serveChatWidget(page) {
 		if (url.startsWith(CDN_PREFIX)) {
 			const file = path.join(dist, url.slice(CDN_PREFIX.length));
 			if (file.startsWith(dist + path.sep) && fs.existsSync(file)) {
-				return route.fulfill({ status: 200, contentType: TYPES[path.extname(file)] ?? 'application/octet-stream', body: fs.readFileSync(file) });
+				return route.fulfill({
+					status: 200,
+					contentType: TYPES[path.extname(file)] ?? 'application/octet-stream',
+					body: fs.readFileSync(file),
+				});
 			}
 			return route.fulfill({ status: 404, body: '' });
 		}
-		if (url.endsWith('.css')) return route.fulfill({ status: 200, contentType: 'text/css', body: '' });
+		if (url.endsWith('.css'))
+			return route.fulfill({ status: 200, contentType: 'text/css', body: '' });
 		return route.abort();
 	});
 }

@@ -10,7 +10,11 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'test', 'crew-service', 'cli.js');
 
 async function startCrewService({ args = [], logFile } = {}) {
-	const proc = procs.start(process.execPath, [CLI, '--port', '0', '--json', ...args], { name: 'crew-service', logFile, cwd: REPO });
+	const proc = procs.start(process.execPath, [CLI, '--port', '0', '--json', ...args], {
+		name: 'crew-service',
+		logFile,
+		cwd: REPO,
+	});
 	const [line] = await proc.waitFor(/^\{.*\}\s*$/m, 20000);
 	const { url, tokens } = JSON.parse(line);
 	for (const [kind, token] of Object.entries(tokens)) registerSecret(`crew ${kind}`, token);
@@ -21,7 +25,8 @@ async function startCrewService({ args = [], logFile } = {}) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await res.text();
-		if (!res.ok) throw new Error(`crew service ${method} /_reference/${route}: ${res.status} ${text}`);
+		if (!res.ok)
+			throw new Error(`crew service ${method} /_reference/${route}: ${res.status} ${text}`);
 		return JSON.parse(text);
 	};
 	return {

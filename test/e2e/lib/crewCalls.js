@@ -20,7 +20,10 @@ async function runWhen(crew, kickoffId, predicate, what, timeoutMs = DELIVERY_TI
 	for (;;) {
 		const run = (await crew.runs()).find((r) => r.kickoffId === kickoffId);
 		if (run && predicate(run)) return run;
-		if (Date.now() > deadline) throw new Error(`run ${kickoffId} not ${what} within ${timeoutMs} ms (${JSON.stringify(run && { state: run.state, resumes: run.resumes })})`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`run ${kickoffId} not ${what} within ${timeoutMs} ms (${JSON.stringify(run && { state: run.state, resumes: run.resumes })})`,
+			);
 		await sleep(250);
 	}
 }
@@ -49,7 +52,9 @@ async function answeredDelivery(crew, kickoffId, timeoutMs = DELIVERY_TIMEOUT_MS
 		const done = mine.filter((d) => d.status !== null || d.error);
 		if (done.length > 0) return { delivery: done[0], all: mine };
 		if (Date.now() > deadline) {
-			throw new Error(`no answered webhook call for kickoff ${kickoffId} within ${timeoutMs} ms (calls for it: ${JSON.stringify(mine)})`);
+			throw new Error(
+				`no answered webhook call for kickoff ${kickoffId} within ${timeoutMs} ms (calls for it: ${JSON.stringify(mine)})`,
+			);
 		}
 		await sleep(250);
 	}
@@ -60,9 +65,12 @@ async function newFinishedExecutions(rest, workflowId, known, timeoutMs = EXECUT
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const fresh = (await rest.executions(workflowId)).filter((e) => !known.has(String(e.id)));
-		if (fresh.length > 0 && fresh.every((e) => !['new', 'running', 'waiting'].includes(e.status))) return fresh;
+		if (fresh.length > 0 && fresh.every((e) => !['new', 'running', 'waiting'].includes(e.status)))
+			return fresh;
 		if (Date.now() > deadline) {
-			throw new Error(`no finished execution of ${workflowId} within ${timeoutMs} ms (new: ${JSON.stringify(fresh.map((e) => [e.id, e.status]))})`);
+			throw new Error(
+				`no finished execution of ${workflowId} within ${timeoutMs} ms (new: ${JSON.stringify(fresh.map((e) => [e.id, e.status]))})`,
+			);
 		}
 		await sleep(250);
 	}
@@ -75,7 +83,13 @@ async function newFinishedExecutions(rest, workflowId, known, timeoutMs = EXECUT
  * given the kickoff_id the service saw (if exactly one kickoff reached it), so that the checks
  * of the round trip after it can still run and tell an `n8n execute` problem from a callback one.
  */
-async function kickoffVia(n8n, crew, workflow, onStarted = () => {}, execute = (wf) => n8n.execute(wf.id)) {
+async function kickoffVia(
+	n8n,
+	crew,
+	workflow,
+	onStarted = () => {},
+	execute = (wf) => n8n.execute(wf.id),
+) {
 	const before = new Set((await crew.runs()).map((r) => r.kickoffId));
 	const exec = await execute(workflow);
 	const started = (await crew.runs()).filter((r) => !before.has(r.kickoffId));
@@ -89,8 +103,16 @@ async function kickoffVia(n8n, crew, workflow, onStarted = () => {}, execute = (
 	const out = items(exec.run, KICKOFF_NODE);
 	assert.equal(out.length, 1, 'the Kickoff node gives one item');
 	const kickoffId = out[0].json.kickoff_id;
-	assert.match(String(kickoffId), /^[0-9a-f-]{36}$/, `Kickoff output: ${JSON.stringify(out[0].json)}`);
-	assert.deepEqual(started.map((r) => r.kickoffId), [kickoffId], 'the service saw this one kickoff');
+	assert.match(
+		String(kickoffId),
+		/^[0-9a-f-]{36}$/,
+		`Kickoff output: ${JSON.stringify(out[0].json)}`,
+	);
+	assert.deepEqual(
+		started.map((r) => r.kickoffId),
+		[kickoffId],
+		'the service saw this one kickoff',
+	);
 	return kickoffId;
 }
 
@@ -101,10 +123,27 @@ async function kickoffVia(n8n, crew, workflow, onStarted = () => {}, execute = (
 async function theNewExecution({ n8n, rest, workflowId, known, timeoutMs }) {
 	const fresh = await newFinishedExecutions(rest, workflowId, known, timeoutMs);
 	for (const e of fresh) known.add(String(e.id));
-	assert.equal(fresh.length, 1, `one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`);
+	assert.equal(
+		fresh.length,
+		1,
+		`one new execution (got ${fresh.map((e) => `${e.id} ${e.status}`).join(', ')})`,
+	);
 	const data = decodeExecutionData(n8n, (await rest.execution(fresh[0].id)).data);
-	assert.equal(fresh[0].status, 'success', `status ${fresh[0].status}: ${JSON.stringify(data.resultData.error ?? null).slice(0, 500)}`);
+	assert.equal(
+		fresh[0].status,
+		'success',
+		`status ${fresh[0].status}: ${JSON.stringify(data.resultData.error ?? null).slice(0, 500)}`,
+	);
 	return { summary: fresh[0], data };
 }
 
-module.exports = { theNewExecution, runWhen, productionUrl, deliveries, answeredDelivery, newFinishedExecutions, kickoffVia, KICKOFF_NODE };
+module.exports = {
+	theNewExecution,
+	runWhen,
+	productionUrl,
+	deliveries,
+	answeredDelivery,
+	newFinishedExecutions,
+	kickoffVia,
+	KICKOFF_NODE,
+};

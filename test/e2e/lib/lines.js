@@ -8,7 +8,11 @@
  */
 async function postAndReadLines(url, body, { headers = {}, onLine = async () => {} } = {}) {
 	const sentAt = Date.now();
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+	});
 	const lines = [];
 	let text = '';
 	let pending = '';
@@ -26,7 +30,14 @@ async function postAndReadLines(url, body, { headers = {}, onLine = async () => 
 		}
 	}
 	if (pending.trim() !== '') lines.push({ at: Date.now(), line: pending });
-	return { status: res.status, contentType: res.headers.get('content-type'), contentEncoding: res.headers.get('content-encoding'), sentAt, lines, text };
+	return {
+		status: res.status,
+		contentType: res.headers.get('content-type'),
+		contentEncoding: res.headers.get('content-encoding'),
+		sentAt,
+		lines,
+		text,
+	};
 }
 
 module.exports = { postAndReadLines };

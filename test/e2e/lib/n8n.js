@@ -9,7 +9,12 @@ const procs = require('./procs');
 const { ensureN8n } = require('./install');
 
 // The editor login made by setupOwner(); n8n wants 8+ characters, a digit and an upper-case letter.
-const OWNER = { email: 'crew-e2e@example.com', firstName: 'Crew', lastName: 'Tester', password: 'Crew-e2e-2025' };
+const OWNER = {
+	email: 'crew-e2e@example.com',
+	firstName: 'Crew',
+	lastName: 'Tester',
+	password: 'Crew-e2e-2025',
+};
 
 // Fixed so that a user folder made by one command can be read by the next.
 const ENCRYPTION_KEY = 'n8n-nodes-crewai-e2e-encryption-key';
@@ -17,7 +22,11 @@ const ENCRYPTION_KEY = 'n8n-nodes-crewai-e2e-encryption-key';
 /** Linux's range for the local ports of outgoing connections (and of listen(0)). */
 function ephemeralRange() {
 	try {
-		const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+		const [low, high] = fs
+			.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+			.trim()
+			.split(/\s+/)
+			.map(Number);
 		if (low > 0 && high >= low) return { low, high };
 	} catch {
 		/* not Linux: the IANA range */
@@ -124,7 +133,8 @@ class N8n {
 		const base = {};
 		// Nothing of the caller's own n8n configuration leaks in.
 		for (const [k, v] of Object.entries(process.env)) {
-			if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|NODES_|WEBHOOK_URL$|NODE_OPTIONS$|NODE_PATH$)/.test(k)) continue;
+			if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|NODES_|WEBHOOK_URL$|NODE_OPTIONS$|NODE_PATH$)/.test(k))
+				continue;
 			base[k] = v;
 		}
 		const nodeDir = path.dirname(this.layout.nodeBin);
@@ -152,7 +162,10 @@ class N8n {
 
 	logFile(name) {
 		this.seq += 1;
-		return path.join(this.logDir, `${String(this.seq).padStart(2, '0')}-${name.replace(/[^\w.-]+/g, '_')}.log`);
+		return path.join(
+			this.logDir,
+			`${String(this.seq).padStart(2, '0')}-${name.replace(/[^\w.-]+/g, '_')}.log`,
+		);
 	}
 
 	/** Runs `n8n <args>` to its end. */
@@ -169,7 +182,10 @@ class N8n {
 
 	async mustCli(args, opts) {
 		const r = await this.cli(args, opts);
-		if (r.code !== 0) throw new Error(`n8n ${args.join(' ')} failed (exit ${r.code}${r.timedOut ? ', timed out' : ''}):\n${procs.tail(r.output)}`);
+		if (r.code !== 0)
+			throw new Error(
+				`n8n ${args.join(' ')} failed (exit ${r.code}${r.timedOut ? ', timed out' : ''}):\n${procs.tail(r.output)}`,
+			);
 		return r;
 	}
 
@@ -187,18 +203,29 @@ class N8n {
 	async importWorkflows(workflows) {
 		const dir = path.join(this.root, `workflows-${Date.now()}`);
 		fs.mkdirSync(dir);
-		for (const wf of workflows) fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+		for (const wf of workflows)
+			fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 		return this.mustCli(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
 	/** `n8n execute --id=ID --rawOutput`: the run as n8n reports it. */
 	async execute(id, { timeoutMs = 180000 } = {}) {
-		const r = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, name: `execute-${id}` });
+		const r = await this.cli(['execute', `--id=${id}`, '--rawOutput'], {
+			timeoutMs,
+			name: `execute-${id}`,
+		});
 		const run = extractRunJson(r.stdout);
 		// Seen on n8n 2.41 (Node 24) under load: the process dies by SIGSEGV after it printed the
 		// finished run. The run is n8n's own report of a finished execution: taken as the exit 0 it
 		// would have been, the crash named in crashedAfterRun (and in n8n's log file).
-		if (r.code === null && r.signal && !r.timedOut && run && run.finished === true && run.status === 'success') {
+		if (
+			r.code === null &&
+			r.signal &&
+			!r.timedOut &&
+			run &&
+			run.finished === true &&
+			run.status === 'success'
+		) {
 			return { ...r, code: 0, crashedAfterRun: r.signal, run };
 		}
 		return { ...r, run };
@@ -226,7 +253,9 @@ class N8n {
 			}
 			if (Date.now() > deadline) {
 				await procs.stop(proc);
-				throw new Error(`n8n start not ready within ${timeoutMs} ms:\n${procs.tail(proc.output())}`);
+				throw new Error(
+					`n8n start not ready within ${timeoutMs} ms:\n${procs.tail(proc.output())}`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, 500));
 		}
@@ -247,12 +276,16 @@ class N8n {
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(owner),
 			}).catch((err) => {
-				if (this.server.proc.done) throw new Error(`n8n start exited before the owner was set up:\n${procs.tail(this.server.proc.output())}`);
+				if (this.server.proc.done)
+					throw new Error(
+						`n8n start exited before the owner was set up:\n${procs.tail(this.server.proc.output())}`,
+					);
 				if (Date.now() > deadline) throw err;
 				return { ok: false, status: 503, text: async () => String(err.cause || err.message) };
 			});
 			if (res.ok) return owner;
-			if (![404, 503].includes(res.status) || Date.now() > deadline) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
+			if (![404, 503].includes(res.status) || Date.now() > deadline)
+				throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
 			await new Promise((r) => setTimeout(r, 1000));
 		}
 	}

@@ -34,8 +34,13 @@ async function modelFieldDescriptions(page, fields) {
 	const ndv = page.locator('[data-test-id="ndv"]').first();
 	// The boxes render once the mapper has its fields.
 	await ndv.getByText(fields[0], { exact: true }).first().waitFor({ state: 'visible' });
-	await ndv.locator('textarea[title*=".description"], input[title*=".description"]').first().waitFor({ state: 'attached' });
-	const boxes = await ndv.locator('textarea[title*=".description"], input[title*=".description"]').evaluateAll((els) => els.map((el) => ({ title: el.getAttribute('title'), value: el.value })));
+	await ndv
+		.locator('textarea[title*=".description"], input[title*=".description"]')
+		.first()
+		.waitFor({ state: 'attached' });
+	const boxes = await ndv
+		.locator('textarea[title*=".description"], input[title*=".description"]')
+		.evaluateAll((els) => els.map((el) => ({ title: el.getAttribute('title'), value: el.value })));
 	const out = {};
 	for (const { title, value } of boxes) {
 		const m = /inputs\.value\["([^"]+)"\]\.description/.exec(title || '');
@@ -56,7 +61,10 @@ async function callbackCredentialShown(page, drawnParameter = 'operation') {
 	const params = page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]').first();
 	await params.waitFor({ state: 'visible' });
 	// A parameter the node always shows, drawn: the panel's texts are there (the Crew Trigger has no Operation).
-	await params.locator(`[data-test-id="parameter-input-${drawnParameter}"]`).first().waitFor({ state: 'visible' });
+	await params
+		.locator(`[data-test-id="parameter-input-${drawnParameter}"]`)
+		.first()
+		.waitFor({ state: 'visible' });
 	// Each visible element whose own text names the Crew Callback API, with its parent's whole text
 	// (the label "Credential for …" may be split over several text nodes).
 	const texts = await params.evaluate((root) => {
@@ -65,7 +73,9 @@ async function callbackCredentialShown(page, drawnParameter = 'operation') {
 		for (let n = walker.nextNode(); n; n = walker.nextNode()) {
 			const el = n.parentElement;
 			if (!el || !el.offsetParent || !/Callback API/i.test(n.textContent)) continue;
-			const whole = ((el.parentElement || el).innerText || n.textContent).replace(/\s+/g, ' ').trim();
+			const whole = ((el.parentElement || el).innerText || n.textContent)
+				.replace(/\s+/g, ' ')
+				.trim();
 			out.push(whole);
 		}
 		return out;
@@ -85,14 +95,34 @@ async function credentialRows(page) {
 	await ndv.locator('[data-test-id="node-parameters"]').first().waitFor({ state: 'visible' });
 	const selects = ndv.locator('[data-test-id="node-credentials-select"]');
 	// The selectors come with the parameters, not always in the same frame (seen on 1.123).
-	await selects.first().waitFor({ state: 'visible', timeout: 10000 }).catch(() => {});
-	return selects.evaluateAll((nodes) => nodes.filter((el) => el.offsetParent).map((el) => {
-		const row = el.closest('[data-test-id^="node-credentials"]:not([data-test-id="node-credentials-select"])') || el.parentElement.parentElement || el;
-		// The chosen credential's name: the select's own text (newer Element Plus) or its input's value.
-		const input = el.querySelector('input');
-		const chosen = (el.innerText || '').replace(/\s+/g, ' ').trim() || (input ? input.value || input.placeholder : '');
-		return { text: (row.innerText || '').replace(/\s+/g, ' ').trim(), chosen };
-	}));
+	await selects
+		.first()
+		.waitFor({ state: 'visible', timeout: 10000 })
+		.catch(() => {});
+	return selects.evaluateAll((nodes) =>
+		nodes
+			.filter((el) => el.offsetParent)
+			.map((el) => {
+				const row =
+					el.closest(
+						'[data-test-id^="node-credentials"]:not([data-test-id="node-credentials-select"])',
+					) ||
+					el.parentElement.parentElement ||
+					el;
+				// The chosen credential's name: the select's own text (newer Element Plus) or its input's value.
+				const input = el.querySelector('input');
+				const chosen =
+					(el.innerText || '').replace(/\s+/g, ' ').trim() ||
+					(input ? input.value || input.placeholder : '');
+				return { text: (row.innerText || '').replace(/\s+/g, ' ').trim(), chosen };
+			}),
+	);
 }
 
-module.exports = { fromAiDescriptions, modelFieldDescriptions, callbackCredentialShown, credentialRows, unquote };
+module.exports = {
+	fromAiDescriptions,
+	modelFieldDescriptions,
+	callbackCredentialShown,
+	credentialRows,
+	unquote,
+};

@@ -18,9 +18,13 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
 const PKG = require(path.join(REPO, 'package.json'));
 
 function checkBuilt() {
-	const missing = (PKG.n8n.nodes || []).concat(PKG.n8n.credentials || []).filter((f) => !fs.existsSync(path.join(REPO, f)));
+	const missing = (PKG.n8n.nodes || [])
+		.concat(PKG.n8n.credentials || [])
+		.filter((f) => !fs.existsSync(path.join(REPO, f)));
 	if (missing.length) {
-		throw new Error(`the package is not built (missing ${missing.join(', ')}): run \`npm run build\` in ${REPO} first`);
+		throw new Error(
+			`the package is not built (missing ${missing.join(', ')}): run \`npm run build\` in ${REPO} first`,
+		);
 	}
 }
 
@@ -28,14 +32,19 @@ function checkBuilt() {
 async function pack(dir) {
 	checkBuilt();
 	fs.mkdirSync(dir, { recursive: true });
-	const r = await procs.run('npm', ['pack', '--json', '--pack-destination', dir, '--ignore-scripts'], { cwd: REPO, timeoutMs: 120000 });
+	const r = await procs.run(
+		'npm',
+		['pack', '--json', '--pack-destination', dir, '--ignore-scripts'],
+		{ cwd: REPO, timeoutMs: 120000 },
+	);
 	if (r.code !== 0) throw new Error(`npm pack failed (${r.code}):\n${r.output}`);
 	const json = r.stdout.slice(r.stdout.indexOf('['));
 	const [info] = JSON.parse(json);
 	const tarball = path.join(dir, info.filename);
 	const files = info.files.map((f) => f.path);
 	for (const f of (PKG.n8n.nodes || []).concat(PKG.n8n.credentials || [])) {
-		if (!files.includes(f)) throw new Error(`npm pack left out ${f} (check "files" in package.json)`);
+		if (!files.includes(f))
+			throw new Error(`npm pack left out ${f} (check "files" in package.json)`);
 	}
 	return { tarball, name: info.name, version: info.version, files };
 }
@@ -49,18 +58,31 @@ async function installInto(userFolder, packed) {
 	const dir = packageDir(userFolder, packed.name);
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
-	const r = await procs.run('tar', ['-xzf', packed.tarball, '-C', dir, '--strip-components=1'], { timeoutMs: 60000 });
+	const r = await procs.run('tar', ['-xzf', packed.tarball, '-C', dir, '--strip-components=1'], {
+		timeoutMs: 60000,
+	});
 	if (r.code !== 0) throw new Error(`tar failed: ${r.output}`);
 	const pjFile = path.join(dir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...pj } = JSON.parse(fs.readFileSync(pjFile, 'utf8'));
+	const { devDependencies, peerDependencies, optionalDependencies, ...pj } = JSON.parse(
+		fs.readFileSync(pjFile, 'utf8'),
+	);
 	fs.writeFileSync(pjFile, JSON.stringify(pj, null, 2));
 	if (pj.dependencies && Object.keys(pj.dependencies).length) {
 		const i = await procs.run(
 			'npm',
-			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
 			{ cwd: dir, timeoutMs: 300000 },
 		);
-		if (i.code !== 0) throw new Error(`npm install of the package's dependencies failed:\n${i.output}`);
+		if (i.code !== 0)
+			throw new Error(`npm install of the package's dependencies failed:\n${i.output}`);
 	}
 	const ledgerFile = path.join(nodesDir, 'package.json');
 	const ledger = fs.existsSync(ledgerFile)

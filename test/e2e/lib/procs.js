@@ -62,9 +62,14 @@ function start(cmd, args, { env = process.env, cwd, name = cmd, logFile, onData 
 			const check = () => {
 				const m = proc.output().match(re);
 				if (m) return finish(null, m);
-				if (proc.done) return finish(new Error(`${name} exited before printing ${re}:\n${tail(proc.output())}`));
+				if (proc.done)
+					return finish(new Error(`${name} exited before printing ${re}:\n${tail(proc.output())}`));
 			};
-			const timer = setTimeout(() => finish(new Error(`${name} did not print ${re} within ${ms} ms:\n${tail(proc.output())}`)), ms);
+			const timer = setTimeout(
+				() =>
+					finish(new Error(`${name} did not print ${re} within ${ms} ms:\n${tail(proc.output())}`)),
+				ms,
+			);
 			const finish = (e, m) => {
 				clearTimeout(timer);
 				waiters.delete(check);
@@ -120,7 +125,15 @@ async function run(cmd, args, { timeoutMs = 120000, ...opts } = {}) {
 	}, timeoutMs);
 	const { code, signal } = await proc.exited;
 	clearTimeout(timer);
-	return { code, signal, timedOut, ms: Date.now() - t0, stdout: proc.stdout(), stderr: proc.stderr(), output: proc.output() };
+	return {
+		code,
+		signal,
+		timedOut,
+		ms: Date.now() - t0,
+		stdout: proc.stdout(),
+		stderr: proc.stderr(),
+		output: proc.output(),
+	};
 }
 
 function tail(text, lines = 40) {

@@ -16,7 +16,11 @@ function createReport() {
 			results.push({ label, name, err });
 			if (!err) return say(`ok - [${label}] ${name} (${secs(ms)})`);
 			say(`not ok - [${label}] ${name} (${secs(ms)})`);
-			say(`    ${String((err && err.message) || err).split('\n').join('\n    ')}`);
+			say(
+				`    ${String((err && err.message) || err)
+					.split('\n')
+					.join('\n    ')}`,
+			);
 			if (exec) {
 				say(`    n8n exit ${exec.code}${exec.timedOut ? ' (timed out)' : ''}; last output:`);
 				say(`      ${procs.tail(exec.output, 12).split('\n').join('\n      ')}`);

@@ -12,7 +12,9 @@ const FINISHED = (status) => !['new', 'running', 'waiting', 'unknown'].includes(
 
 /** An execution's run data: n8n stores IRunExecutionData flatted-encoded; flatted comes with n8n. */
 function decodeExecutionData(n8n, data) {
-	const flatted = require(require.resolve('flatted', { paths: [path.join(n8n.layout.target, 'node_modules')] }));
+	const flatted = require(
+		require.resolve('flatted', { paths: [path.join(n8n.layout.target, 'node_modules')] }),
+	);
 	return typeof data === 'string' ? flatted.parse(data) : data;
 }
 
@@ -47,7 +49,9 @@ async function restClient(baseUrl, owner = OWNER) {
 		patch: (route, body) => call('PATCH', route, body),
 		/** Every stored execution of a workflow, newest first (summaries, without data). */
 		executions: async (workflowId) => {
-			const data = await get(`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+			const data = await get(
+				`executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`,
+			);
 			return data.results;
 		},
 		execution: (id) => get(`executions/${id}`),
@@ -57,7 +61,10 @@ async function restClient(baseUrl, owner = OWNER) {
 /** The node a manual run starts from: the workflow's Manual Trigger (else its first trigger-less start). */
 function manualTrigger(workflow) {
 	const node = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-	assert.ok(node, `workflow "${workflow.name}" (${workflow.id}) has no Manual Trigger to run it from`);
+	assert.ok(
+		node,
+		`workflow "${workflow.name}" (${workflow.id}) has no Manual Trigger to run it from`,
+	);
 	return node;
 }
 
@@ -72,9 +79,15 @@ async function runManually({ n8n, rest, workflowId, timeoutMs = 180000 }) {
 	const logFrom = n8n.server ? n8n.server.proc.output().length : 0;
 	const workflow = await rest.get(`workflows/${workflowId}`);
 	const trigger = manualTrigger(workflow);
-	const body = String(n8n.major) === '1' ? { workflowData: workflow, triggerToStartFrom: { name: trigger.name } } : { triggerToStartFrom: { name: trigger.name } };
+	const body =
+		String(n8n.major) === '1'
+			? { workflowData: workflow, triggerToStartFrom: { name: trigger.name } }
+			: { triggerToStartFrom: { name: trigger.name } };
 	const answer = await rest.post(`workflows/${workflowId}/run`, body);
-	assert.ok(answer && answer.executionId, `POST /rest/workflows/${workflowId}/run started nothing: ${JSON.stringify(answer)}`);
+	assert.ok(
+		answer && answer.executionId,
+		`POST /rest/workflows/${workflowId}/run started nothing: ${JSON.stringify(answer)}`,
+	);
 	const { executionId } = answer;
 	const execution = await until(
 		`execution ${executionId} of ${workflowId} finished`,
@@ -91,7 +104,16 @@ async function runManually({ n8n, rest, workflowId, timeoutMs = 180000 }) {
 	// What n8n logged meanwhile (the shared n8n's, so possibly of another case too), then the run's error.
 	const logged = n8n.server ? n8n.server.proc.output().slice(logFrom) : '';
 	const output = `${logged}\n${JSON.stringify({ status: execution.status, error: error || null }, null, 2)}`;
-	return { code: execution.status === 'success' ? 0 : 1, status: execution.status, executionId, run, output, stdout: output, stderr: '', ms: Date.now() - started };
+	return {
+		code: execution.status === 'success' ? 0 : 1,
+		status: execution.status,
+		executionId,
+		run,
+		output,
+		stdout: output,
+		stderr: '',
+		ms: Date.now() - started,
+	};
 }
 
 /**
@@ -100,15 +122,24 @@ async function runManually({ n8n, rest, workflowId, timeoutMs = 180000 }) {
  */
 async function publish({ n8n, rest, workflowId }) {
 	const workflow = await rest.get(`workflows/${workflowId}`);
-	if (String(n8n.major) === '1') return rest.patch(`workflows/${workflowId}`, { active: true, versionId: workflow.versionId });
+	if (String(n8n.major) === '1')
+		return rest.patch(`workflows/${workflowId}`, { active: true, versionId: workflow.versionId });
 	return rest.post(`workflows/${workflowId}/activate`, { versionId: workflow.versionId });
 }
 
 /** Throws unless every workflow ({key: json}) is in n8n under its id and name, and every credential id is there. */
 async function assertImported(rest, workflows, credentialIds = []) {
-	for (const wf of Object.values(workflows)) assert.equal((await rest.get(`workflows/${wf.id}`)).name, wf.name, `workflow ${wf.id}`);
+	for (const wf of Object.values(workflows))
+		assert.equal((await rest.get(`workflows/${wf.id}`)).name, wf.name, `workflow ${wf.id}`);
 	const credentials = (await rest.get('credentials')).map((c) => c.id);
 	for (const id of credentialIds) assert.ok(credentials.includes(id), `credential ${id} imported`);
 }
 
-module.exports = { restClient, decodeExecutionData, runManually, manualTrigger, publish, assertImported };
+module.exports = {
+	restClient,
+	decodeExecutionData,
+	runManually,
+	manualTrigger,
+	publish,
+	assertImported,
+};

@@ -11,7 +11,10 @@ function runData(run) {
 /** The first run of a node; fails when the node did not run. */
 function nodeRun(run, name) {
 	const rd = runData(run);
-	assert.ok(rd[name], `node "${name}" did not run (ran: ${Object.keys(rd).join(', ') || 'nothing'})`);
+	assert.ok(
+		rd[name],
+		`node "${name}" did not run (ran: ${Object.keys(rd).join(', ') || 'nothing'})`,
+	);
 	return rd[name][0];
 }
 

@@ -9,7 +9,10 @@ const { say } = require('./report');
 /** Prints the `//` comment block at the top of a script (after its first two lines) and exits. */
 function printHeaderAndExit(filename) {
 	const lines = fs.readFileSync(filename, 'utf8').split('\n').slice(2);
-	const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
+	const header = lines.slice(
+		0,
+		lines.findIndex((l) => !l.startsWith('//')),
+	);
 	process.stdout.write(header.map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
 	process.exit(0);
 }
@@ -18,7 +21,9 @@ function printHeaderAndExit(filename) {
 function parseMajors(value) {
 	const spec = value || process.env.N8N_E2E_VERSIONS || '2';
 	const majors = spec === 'all' ? ['1', '2'] : spec.split(/[ ,]+/).filter(Boolean);
-	for (const m of majors) if (!['1', '2'].includes(m)) throw new Error(`--n8n: unknown major "${m}" (use 1, 2, 1,2 or all)`);
+	for (const m of majors)
+		if (!['1', '2'].includes(m))
+			throw new Error(`--n8n: unknown major "${m}" (use 1, 2, 1,2 or all)`);
 	return majors;
 }
 

@@ -22,7 +22,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 function textOf(content) {
 	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part.text || '')).join('');
+	if (Array.isArray(content))
+		return content.map((part) => (typeof part === 'string' ? part : part.text || '')).join('');
 	return '';
 }
 
@@ -38,7 +39,8 @@ function valueFor(name, schema, asked) {
 	const wanted = asked[name];
 	if (type === 'number' || type === 'integer') return wanted === undefined ? 1 : Number(wanted);
 	if (type === 'boolean') return wanted === undefined ? true : Boolean(wanted);
-	if (type === 'object' || type === 'json') return wanted === undefined ? { note: `${name}` } : wanted;
+	if (type === 'object' || type === 'json')
+		return wanted === undefined ? { note: `${name}` } : wanted;
 	if (type === 'array') return wanted === undefined ? [name] : wanted;
 	return wanted === undefined ? `a ${name}` : String(wanted);
 }
@@ -56,8 +58,13 @@ function argumentsFor(tool, asked) {
 }
 
 function findTool(tools, wanted) {
-	const tool = tools.find((t) => t.function && t.function.name.toLowerCase().includes(String(wanted).toLowerCase()));
-	if (!tool) throw new Error(`no offered tool matches "${wanted}"; offered: ${tools.map((t) => t.function && t.function.name).join(', ')}`);
+	const tool = tools.find(
+		(t) => t.function && t.function.name.toLowerCase().includes(String(wanted).toLowerCase()),
+	);
+	if (!tool)
+		throw new Error(
+			`no offered tool matches "${wanted}"; offered: ${tools.map((t) => t.function && t.function.name).join(', ')}`,
+		);
 	return tool;
 }
 
@@ -66,7 +73,9 @@ function nextMessage(body, counter) {
 	const messages = body.messages || [];
 	const tools = body.tools || [];
 	const script = readScript(messages);
-	const answered = messages.filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0).length;
+	const answered = messages.filter(
+		(m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0,
+	).length;
 	const toolAnswers = messages.filter((m) => m.role === 'tool').map((m) => textOf(m.content));
 	const step = script.steps[answered];
 	if (!step) {
@@ -95,27 +104,82 @@ function completion(message, model) {
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+		choices: [
+			{
+				index: 0,
+				message,
+				logprobs: null,
+				finish_reason: message.tool_calls ? 'tool_calls' : 'stop',
+			},
+		],
 		usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
 	};
 }
 
 /** The same answer as OpenAI streams it: role, then content or each tool call, then the finish reason. */
 function chunks(message, model, includeUsage) {
-	const base = { id: `chatcmpl-scripted-${Date.now()}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
-	const out = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
+	const base = {
+		id: `chatcmpl-scripted-${Date.now()}`,
+		object: 'chat.completion.chunk',
+		created: Math.floor(Date.now() / 1000),
+		model,
+	};
+	const out = [
+		{
+			...base,
+			choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+		},
+	];
 	if (message.tool_calls) {
 		message.tool_calls.forEach((call, index) => {
-			out.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] });
-			out.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: call.function.arguments } }] }, finish_reason: null }] });
+			out.push({
+				...base,
+				choices: [
+					{
+						index: 0,
+						delta: {
+							tool_calls: [
+								{
+									index,
+									id: call.id,
+									type: 'function',
+									function: { name: call.function.name, arguments: '' },
+								},
+							],
+						},
+						finish_reason: null,
+					},
+				],
+			});
+			out.push({
+				...base,
+				choices: [
+					{
+						index: 0,
+						delta: { tool_calls: [{ index, function: { arguments: call.function.arguments } }] },
+						finish_reason: null,
+					},
+				],
+			});
 		});
 	} else {
 		for (const piece of message.content.match(/[\s\S]{1,40}/g) || ['']) {
-			out.push({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+			out.push({
+				...base,
+				choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+			});
 		}
 	}
-	out.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }] });
-	if (includeUsage) out.push({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } });
+	out.push({
+		...base,
+		choices: [{ index: 0, delta: {}, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+	});
+	if (includeUsage)
+		out.push({
+			...base,
+			choices: [],
+			usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+		});
 	return out;
 }
 
@@ -133,18 +197,28 @@ async function startScriptedModel() {
 			};
 			try {
 				if (req.method === 'GET' && /\/models$/.test(req.url)) {
-					return send(200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', created: 0, owned_by: 'e2e' }] });
+					return send(200, {
+						object: 'list',
+						data: [{ id: 'scripted-model', object: 'model', created: 0, owned_by: 'e2e' }],
+					});
 				}
 				if (req.method !== 'POST' || !/\/chat\/completions$/.test(req.url)) {
-					return send(404, { error: { message: `no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
+					return send(404, {
+						error: { message: `no route ${req.method} ${req.url}`, type: 'invalid_request_error' },
+					});
 				}
 				const body = JSON.parse(raw || '{}');
 				const message = nextMessage(body, counter);
 				requests.push({ at: Date.now(), stream: body.stream === true, raw, body, answer: message });
 				if (body.stream !== true) return send(200, completion(message, body.model));
-				res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+				res.writeHead(200, {
+					'content-type': 'text/event-stream',
+					'cache-control': 'no-cache',
+					connection: 'keep-alive',
+				});
 				const includeUsage = Boolean(body.stream_options && body.stream_options.include_usage);
-				for (const chunk of chunks(message, body.model, includeUsage)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+				for (const chunk of chunks(message, body.model, includeUsage))
+					res.write(`data: ${JSON.stringify(chunk)}\n\n`);
 				res.end('data: [DONE]\n\n');
 			} catch (error) {
 				requests.push({ at: Date.now(), raw, error: error.message });
@@ -160,7 +234,9 @@ async function startScriptedModel() {
 		/** The tool answers the model received, in order (each tool message's text). */
 		toolAnswers: () => {
 			const last = requests.filter((r) => r.body).at(-1);
-			return last ? last.body.messages.filter((m) => m.role === 'tool').map((m) => textOf(m.content)) : [];
+			return last
+				? last.body.messages.filter((m) => m.role === 'tool').map((m) => textOf(m.content))
+				: [];
 		},
 		reset: () => {
 			requests.length = 0;
@@ -180,10 +256,15 @@ function assembleStream(text) {
 			const { delta } = choice;
 			if (delta.content) message.content += delta.content;
 			for (const call of delta.tool_calls || []) {
-				message.tool_calls[call.index] ||= { id: call.id, type: 'function', function: { name: '', arguments: '' } };
+				message.tool_calls[call.index] ||= {
+					id: call.id,
+					type: 'function',
+					function: { name: '', arguments: '' },
+				};
 				const target = message.tool_calls[call.index];
 				if (call.function && call.function.name) target.function.name += call.function.name;
-				if (call.function && call.function.arguments) target.function.arguments += call.function.arguments;
+				if (call.function && call.function.arguments)
+					target.function.arguments += call.function.arguments;
 			}
 			if (choice.finish_reason) finishReason = choice.finish_reason;
 		}

@@ -22,14 +22,26 @@ const { credentialsFor, loadWorkflows, CREDENTIALS } = require('./fixtures');
  *   in n8n's import format, imported before the organization credential so it stays the newest
  * @param {(m:string)=>void} [o.log]
  */
-async function prepare({ major, root, packed, withPackage = true, crewArgs = [], editWorkflows, moreCredentials, log = () => {} }) {
+async function prepare({
+	major,
+	root,
+	packed,
+	withPackage = true,
+	crewArgs = [],
+	editWorkflows,
+	moreCredentials,
+	log = () => {},
+}) {
 	const n8n = await N8n.create(major, path.join(root, `n8n-${major}`), { log });
 	let installedAt = null;
 	if (withPackage) {
 		packed = packed || (await pkg.pack(path.join(root, 'pack')));
 		installedAt = await pkg.installInto(n8n.userFolder, packed);
 	}
-	const crew = await startCrewService({ args: crewArgs, logFile: path.join(n8n.logDir, 'crew-service.log') });
+	const crew = await startCrewService({
+		args: crewArgs,
+		logFile: path.join(n8n.logDir, 'crew-service.log'),
+	});
 	try {
 		const tokens = {
 			organization: crew.tokens.organization,

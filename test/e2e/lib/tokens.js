@@ -49,7 +49,8 @@ function leakedTokens(root) {
 	const leaks = [];
 	for (const file of n8nFiles(root)) {
 		const text = fs.readFileSync(file, 'latin1');
-		for (const [value, kind] of secrets) if (text.includes(value)) leaks.push({ file: path.relative(root, file), kind });
+		for (const [value, kind] of secrets)
+			if (text.includes(value)) leaks.push({ file: path.relative(root, file), kind });
 	}
 	return leaks;
 }
@@ -60,13 +61,15 @@ function leakedTokens(root) {
  */
 function assertNoTokenInN8n(n8n, tokens, { database = false } = {}) {
 	for (const f of fs.readdirSync(n8n.logDir)) {
-		if (!NOT_N8N.test(f)) assertNoToken(fs.readFileSync(path.join(n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
+		if (!NOT_N8N.test(f))
+			assertNoToken(fs.readFileSync(path.join(n8n.logDir, f), 'utf8'), tokens, `n8n log ${f}`);
 	}
 	if (!database) return;
 	const dotN8n = path.join(n8n.userFolder, '.n8n');
 	for (const f of fs.readdirSync(dotN8n)) {
 		const file = path.join(dotN8n, f);
-		if (N8N_FILE.test(f) && fs.statSync(file).isFile()) assertNoToken(fs.readFileSync(file, 'latin1'), tokens, `${f} (n8n's database)`);
+		if (N8N_FILE.test(f) && fs.statSync(file).isFile())
+			assertNoToken(fs.readFileSync(file, 'latin1'), tokens, `${f} (n8n's database)`);
 	}
 }
 

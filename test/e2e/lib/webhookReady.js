@@ -15,14 +15,20 @@ async function waitForWebhook(baseUrl, webhookPath, method, proc, timeoutMs = 12
 	const deadline = Date.now() + timeoutMs;
 	let last = '';
 	for (;;) {
-		if (proc.done) throw new Error(`n8n exited before serving ${method} /webhook/${webhookPath}:\n${procs.tail(proc.output())}`);
+		if (proc.done)
+			throw new Error(
+				`n8n exited before serving ${method} /webhook/${webhookPath}:\n${procs.tail(proc.output())}`,
+			);
 		const res = await fetch(`${baseUrl}/webhook/${webhookPath}`, {
 			method: 'OPTIONS',
 			headers: { origin: 'http://127.0.0.1', 'access-control-request-method': method },
 		});
 		last = res.headers.get('access-control-allow-methods') || `${res.status}`;
 		if (last.split(/,\s*/).includes(method)) return;
-		if (Date.now() > deadline) throw new Error(`webhook ${method} /webhook/${webhookPath} not registered within ${timeoutMs} ms (last answer: ${last})`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`webhook ${method} /webhook/${webhookPath} not registered within ${timeoutMs} ms (last answer: ${last})`,
+			);
 		await sleep(250);
 	}
 }

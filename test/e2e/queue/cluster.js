@@ -58,7 +58,10 @@ function leftovers(pids, root) {
 		if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
 		try {
 			const env = fs.readFileSync(`/proc/${entry}/environ`, 'latin1');
-			if (env.includes(root)) alive.push(`pid ${entry} (${fs.readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' ').slice(0, 120)})`);
+			if (env.includes(root))
+				alive.push(
+					`pid ${entry} (${fs.readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' ').slice(0, 120)})`,
+				);
 		} catch {
 			/* gone, or not ours to read */
 		}
@@ -71,14 +74,27 @@ async function build(t) {
 	const root = path.join(path.dirname(t.root), `queue-cluster-${t.major}`);
 	fs.mkdirSync(root, { recursive: true });
 	const pids = [];
-	const packed = withoutCancelSignal() ? await packWithoutCancelSignal(path.join(root, 'pack-patched')) : t.packed;
-	t.say(`package ${path.basename(packed.tarball)}${packed.patched ? ` from a patched copy (${packed.patched}: no cancel signal)` : ''}`);
+	const packed = withoutCancelSignal()
+		? await packWithoutCancelSignal(path.join(root, 'pack-patched'))
+		: t.packed;
+	t.say(
+		`package ${path.basename(packed.tarball)}${packed.patched ? ` from a patched copy (${packed.patched}: no cancel signal)` : ''}`,
+	);
 	const crew = await startCrewService({ logFile: path.join(root, 'crew-service.log') });
 	pids.push({ name: 'crew-service', pid: crew.proc.pid });
-	const workflows = Object.fromEntries(Object.entries(WORKFLOW_FILES).map(([key, file]) => [key, JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8'))]));
+	const workflows = Object.fromEntries(
+		Object.entries(WORKFLOW_FILES).map(([key, file]) => [
+			key,
+			JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8')),
+		]),
+	);
 	const port = await freePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
-	const tokens = { organization: crew.tokens.organization, user: crew.tokens.user, wrong: `wrong-tok-${crypto.randomBytes(8).toString('hex')}` };
+	const tokens = {
+		organization: crew.tokens.organization,
+		user: crew.tokens.user,
+		wrong: `wrong-tok-${crypto.randomBytes(8).toString('hex')}`,
+	};
 	const cluster = await startCluster({
 		major: t.major,
 		root,
@@ -93,8 +109,21 @@ async function build(t) {
 		log: (m) => t.say(m),
 		onProcess: (name, proc) => pids.push({ name, pid: proc.pid }),
 	});
-	const webhookUrl = (key) => `${baseUrl}/webhook/${workflows[key].nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path}`;
-	return { ...cluster, root, crew, pids, workflows, baseUrl, webhookUrl, decode: decoderFor(cluster.layout), slots: WORKERS * CONCURRENCY, WORKERS, CONCURRENCY };
+	const webhookUrl = (key) =>
+		`${baseUrl}/webhook/${workflows[key].nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path}`;
+	return {
+		...cluster,
+		root,
+		crew,
+		pids,
+		workflows,
+		baseUrl,
+		webhookUrl,
+		decode: decoderFor(cluster.layout),
+		slots: WORKERS * CONCURRENCY,
+		WORKERS,
+		CONCURRENCY,
+	};
 }
 
 /** The run's queue stack, built on the first call (as a check of the calling suite). */
@@ -105,12 +134,19 @@ async function queueCluster(t) {
 		let failure = null;
 		try {
 			building = await build(t);
-			t.say(`n8n ${building.layout.version}; main ${building.baseUrl}; run data decoded with ${building.decode.from}`);
+			t.say(
+				`n8n ${building.layout.version}; main ${building.baseUrl}; run data decoded with ${building.decode.from}`,
+			);
 		} catch (err) {
 			failure = err;
 			building = 'failed';
 		}
-		t.report.record(`n8n ${t.version}`, `queue mode up: redis, n8n main + ${WORKERS} workers (concurrency ${CONCURRENCY}), shared sqlite, package on every process, the queue workflows published`, failure, Date.now() - started);
+		t.report.record(
+			`n8n ${t.version}`,
+			`queue mode up: redis, n8n main + ${WORKERS} workers (concurrency ${CONCURRENCY}), shared sqlite, package on every process, the queue workflows published`,
+			failure,
+			Date.now() - started,
+		);
 	}
 	return building === 'failed' ? null : building;
 }
@@ -130,12 +166,19 @@ async function releaseQueueCluster(t, suiteName) {
 		const proc = procs.live.get(pid);
 		if (proc) await procs.stop(proc);
 	}
-	await t.check(`every queue process torn down by its own pid (${cluster.pids.map((p) => `${p.name} ${p.pid}`).join(', ')})`, async () => {
-		// A process killed a moment ago may not have been reaped yet: wait for that, with a hang guard.
-		await until('every queue process gone', async () => leftovers(cluster.pids, cluster.root).length === 0, 10000).catch(() => {});
-		assert.deepEqual(leftovers(cluster.pids, cluster.root), [], 'still running');
-		t.say(`stopped in ${secs(Date.now() - t0)}`);
-	});
+	await t.check(
+		`every queue process torn down by its own pid (${cluster.pids.map((p) => `${p.name} ${p.pid}`).join(', ')})`,
+		async () => {
+			// A process killed a moment ago may not have been reaped yet: wait for that, with a hang guard.
+			await until(
+				'every queue process gone',
+				async () => leftovers(cluster.pids, cluster.root).length === 0,
+				10000,
+			).catch(() => {});
+			assert.deepEqual(leftovers(cluster.pids, cluster.root), [], 'still running');
+			t.say(`stopped in ${secs(Date.now() - t0)}`);
+		},
+	);
 }
 
 module.exports = { queueCluster, releaseQueueCluster, QUEUE_SUITES, withoutCancelSignal };

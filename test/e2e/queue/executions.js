@@ -34,8 +34,11 @@ function unflatten(text) {
 /** flatted's parse from the n8n install when it resolves there, else unflatten(). */
 function decoderFor(layout) {
 	try {
-		const flatted = require(require.resolve('flatted', { paths: [path.join(layout.target, 'node_modules', 'n8n')] }));
-		if (typeof flatted.parse === 'function') return { parse: flatted.parse, from: 'flatted from the n8n install' };
+		const flatted = require(
+			require.resolve('flatted', { paths: [path.join(layout.target, 'node_modules', 'n8n')] }),
+		);
+		if (typeof flatted.parse === 'function')
+			return { parse: flatted.parse, from: 'flatted from the n8n install' };
 	} catch {
 		/* not there: decode by hand */
 	}
@@ -59,13 +62,18 @@ async function readExecution(rest, decode, id, { timeoutMs = 20000, finished = t
 /** The workflow-level error of a decoded execution: message and description. */
 function executionError(e) {
 	const err = e && e.data && e.data.resultData && e.data.resultData.error;
-	return err ? { message: String(err.message || ''), description: String(err.description || '') } : null;
+	return err
+		? { message: String(err.message || ''), description: String(err.description || '') }
+		: null;
 }
 
 /** Items a node put out in a decoded execution (its first run, first output). */
 function nodeItems(e, node) {
 	const runs = e.data.resultData.runData[node];
-	if (!runs || !runs[0]) throw new Error(`node "${node}" did not run (ran: ${Object.keys(e.data.resultData.runData).join(', ')})`);
+	if (!runs || !runs[0])
+		throw new Error(
+			`node "${node}" did not run (ran: ${Object.keys(e.data.resultData.runData).join(', ')})`,
+		);
 	if (runs[0].error) throw new Error(`node "${node}" failed: ${runs[0].error.message}`);
 	return (runs[0].data && runs[0].data.main && runs[0].data.main[0]) || [];
 }

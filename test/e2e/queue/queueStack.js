@@ -26,10 +26,14 @@ async function ensureRedis({ log = () => {} } = {}) {
 	log('redis-server not found: apt-get install -y --no-install-recommends redis-server');
 	const r = await procs.run(
 		'sh',
-		['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server'],
+		[
+			'-c',
+			'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server',
+		],
 		{ timeoutMs: 300000, name: 'apt-get redis-server' },
 	);
-	if (r.code !== 0) throw new Error(`installing redis-server failed (exit ${r.code}):\n${procs.tail(r.output)}`);
+	if (r.code !== 0)
+		throw new Error(`installing redis-server failed (exit ${r.code}):\n${procs.tail(r.output)}`);
 	const again = await procs.run('sh', ['-c', 'command -v redis-server'], { timeoutMs: 10000 });
 	if (again.code !== 0) throw new Error('redis-server is still not on PATH after apt-get install');
 	return again.stdout.trim();
@@ -41,7 +45,20 @@ async function startRedis({ dir, logFile }) {
 	const port = await freePort();
 	const proc = procs.start(
 		'redis-server',
-		['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			dir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+		],
 		{ name: 'redis-server', logFile },
 	);
 	await proc.waitFor(/Ready to accept connections/, 20000);
@@ -71,12 +88,16 @@ class QueueN8n extends N8n {
 			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 		});
-		const proc = procs.start(this.layout.nodeBin, [this.layout.n8nBin, 'worker', `--concurrency=${concurrency}`], {
-			env,
-			cwd: this.root,
-			name: `n8n ${this.role}`,
-			logFile: this.logFile(this.role),
-		});
+		const proc = procs.start(
+			this.layout.nodeBin,
+			[this.layout.n8nBin, 'worker', `--concurrency=${concurrency}`],
+			{
+				env,
+				cwd: this.root,
+				name: `n8n ${this.role}`,
+				logFile: this.logFile(this.role),
+			},
+		);
 		const url = `http://127.0.0.1:${healthPort}`;
 		await waitHttp200(`${url}/healthz/readiness`, proc, `n8n ${this.role}`, timeoutMs);
 		this.server = { proc, url, port: healthPort };
@@ -94,7 +115,8 @@ async function waitHttp200(url, proc, name, timeoutMs) {
 		} catch {
 			/* not listening yet */
 		}
-		if (Date.now() > deadline) throw new Error(`${name} not ready within ${timeoutMs} ms:\n${procs.tail(proc.output())}`);
+		if (Date.now() > deadline)
+			throw new Error(`${name} not ready within ${timeoutMs} ms:\n${procs.tail(proc.output())}`);
 		await sleep(500);
 	}
 }
@@ -114,10 +136,25 @@ async function waitHttp200(url, proc, name, timeoutMs) {
  * @param {(m:string)=>void} [o.log]
  * @param {(name:string, proc:object)=>void} [o.onProcess] told of every long-running process
  */
-async function startCluster({ major, root, packed, workers, concurrency, credentials, workflows, env = {}, mainEnv = {}, log = () => {}, onProcess = () => {} }) {
+async function startCluster({
+	major,
+	root,
+	packed,
+	workers,
+	concurrency,
+	credentials,
+	workflows,
+	env = {},
+	mainEnv = {},
+	log = () => {},
+	onProcess = () => {},
+}) {
 	const layout = await ensureN8n(major, { log });
 	await ensureRedis({ log });
-	const redis = await startRedis({ dir: path.join(root, 'redis'), logFile: path.join(root, 'redis.log') });
+	const redis = await startRedis({
+		dir: path.join(root, 'redis'),
+		logFile: path.join(root, 'redis.log'),
+	});
 	onProcess('redis-server', redis.proc);
 	log(`redis-server on 127.0.0.1:${redis.port} (pid ${redis.proc.pid})`);
 
@@ -134,26 +171,39 @@ async function startCluster({ major, root, packed, workers, concurrency, credent
 		...env,
 	};
 	const main = new QueueN8n(layout, path.join(root, 'main'), shared, 'main');
-	const workerNodes = Array.from({ length: workers }, (_, i) => new QueueN8n(layout, path.join(root, `worker-${i + 1}`), shared, `worker-${i + 1}`));
+	const workerNodes = Array.from(
+		{ length: workers },
+		(_, i) => new QueueN8n(layout, path.join(root, `worker-${i + 1}`), shared, `worker-${i + 1}`),
+	);
 	for (const n of [main, ...workerNodes]) await pkg.installInto(n.userFolder, packed);
 	log(`installed ${packed.name}@${packed.version} into main and ${workers} worker user folders`);
 
 	// Credentials, workflows and publishing go into the shared database before anything runs.
 	await main.importCredentials(credentials);
 	await main.importWorkflows(workflows);
-	for (const wf of workflows) await main.mustCli(['publish:workflow', `--id=${wf.id}`], { name: `publish-${wf.id}` });
+	for (const wf of workflows)
+		await main.mustCli(['publish:workflow', `--id=${wf.id}`], { name: `publish-${wf.id}` });
 	log(`imported ${credentials.length} credentials and ${workflows.length} workflow(s), published`);
 
 	const t0 = Date.now();
 	const [mainServer, ...workerServers] = await Promise.all([
 		main.start({ env: mainEnv }).then((s) => (onProcess('n8n main', s.proc), s)),
-		...workerNodes.map((w) => w.startWorker({ concurrency }).then((s) => (onProcess(`n8n ${w.role}`, s.proc), s))),
+		...workerNodes.map((w) =>
+			w.startWorker({ concurrency }).then((s) => (onProcess(`n8n ${w.role}`, s.proc), s)),
+		),
 	]);
-	log(`main ${mainServer.url} (pid ${mainServer.proc.pid}); ${workerServers.map((s, i) => `worker-${i + 1} pid ${s.proc.pid}`).join(', ')}; ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+	log(
+		`main ${mainServer.url} (pid ${mainServer.proc.pid}); ${workerServers.map((s, i) => `worker-${i + 1} pid ${s.proc.pid}`).join(', ')}; ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+	);
 	// /healthz/readiness answers before n8n has activated the published workflows.
 	for (const wf of workflows) {
 		for (const node of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook')) {
-			await waitForWebhook(mainServer.url, node.parameters.path, node.parameters.httpMethod || 'GET', mainServer.proc);
+			await waitForWebhook(
+				mainServer.url,
+				node.parameters.path,
+				node.parameters.httpMethod || 'GET',
+				mainServer.proc,
+			);
 		}
 	}
 	log(`webhooks registered ${((Date.now() - t0) / 1000).toFixed(1)} s after the start`);
@@ -176,7 +226,8 @@ async function ownerSession(baseUrl, owner = OWNER) {
 			body: JSON.stringify(owner),
 		});
 		if (res.ok) break;
-		if (res.status !== 404 || Date.now() > deadline) throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
+		if (res.status !== 404 || Date.now() > deadline)
+			throw new Error(`POST /rest/owner/setup: ${res.status} ${await res.text()}`);
 		await sleep(1000);
 	}
 	const cookie = res.headers
@@ -187,7 +238,11 @@ async function ownerSession(baseUrl, owner = OWNER) {
 	const call = async (method, route, body) => {
 		const r = await fetch(`${baseUrl}/rest/${route}`, {
 			method,
-			headers: { cookie, 'browser-id': browserId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				cookie,
+				'browser-id': browserId,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await r.text();
@@ -195,7 +250,12 @@ async function ownerSession(baseUrl, owner = OWNER) {
 		const json = text ? JSON.parse(text) : null;
 		return json && typeof json === 'object' && 'data' in json ? json.data : json;
 	};
-	return { cookie, owner, get: (route) => call('GET', route), post: (route, body) => call('POST', route, body ?? {}) };
+	return {
+		cookie,
+		owner,
+		get: (route) => call('GET', route),
+		post: (route, body) => call('POST', route, body ?? {}),
+	};
 }
 
 /** Parses one RESP reply from buf at i: [value, next index], or null while incomplete. */
@@ -235,7 +295,9 @@ function redisCommand(port, ...args) {
 	return new Promise((resolve, reject) => {
 		const socket = net.connect(port, '127.0.0.1');
 		let buf = Buffer.alloc(0);
-		socket.setTimeout(5000, () => socket.destroy(new Error(`redis ${args[0]}: no answer within 5 s`)));
+		socket.setTimeout(5000, () =>
+			socket.destroy(new Error(`redis ${args[0]}: no answer within 5 s`)),
+		);
 		socket.on('error', reject);
 		socket.on('data', (chunk) => {
 			buf = Buffer.concat([buf, chunk]);
@@ -245,7 +307,9 @@ function redisCommand(port, ...args) {
 			if (r[0] instanceof Error) reject(r[0]);
 			else resolve(r[0]);
 		});
-		socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`).join('')}`);
+		socket.write(
+			`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`).join('')}`,
+		);
 	});
 }
 
@@ -254,4 +318,12 @@ async function activeJobs(port) {
 	return (await redisCommand(port, 'LRANGE', 'bull:jobs:active', '0', '-1')).map(String);
 }
 
-module.exports = { ensureRedis, startRedis, QueueN8n, startCluster, ownerSession, redisCommand, activeJobs };
+module.exports = {
+	ensureRedis,
+	startRedis,
+	QueueN8n,
+	startCluster,
+	ownerSession,
+	redisCommand,
+	activeJobs,
+};

@@ -49,12 +49,17 @@ const REOPEN_NOTICE = /Open this node again to load the crew's inputs/;
 function panelEntries() {
 	const dist = path.join(__dirname, '..', '..', '..', 'dist', 'nodes');
 	const { Crew } = require(path.join(dist, 'Crew', 'Crew.node.js'));
-	const { CrewCallbackTrigger } = require(path.join(dist, 'CrewCallbackTrigger', 'CrewCallbackTrigger.node.js'));
+	const { CrewCallbackTrigger } = require(
+		path.join(dist, 'CrewCallbackTrigger', 'CrewCallbackTrigger.node.js'),
+	);
 	const crew = new Crew().description;
 	const trigger = new CrewCallbackTrigger().description;
-	const options = (description, name) => description.properties.filter((p) => p.name === name).flatMap((p) => p.options);
+	const options = (description, name) =>
+		description.properties.filter((p) => p.name === name).flatMap((p) => p.options);
 	return {
-		actions: options(crew, 'operation').map((o) => o.action).filter(Boolean),
+		actions: options(crew, 'operation')
+			.map((o) => o.action)
+			.filter(Boolean),
 		events: options(trigger, 'events').length,
 		descriptions: { node: crew.description, trigger: trigger.description },
 		triggerPanelHeader: trigger.triggerPanel.header,
@@ -78,7 +83,8 @@ const sel = {
 
 async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 	fs.mkdirSync(SHOTS, { recursive: true });
-	for (const f of fs.readdirSync(SHOTS)) if (f.startsWith(`n8n${major}-first-failed-`)) fs.rmSync(path.join(SHOTS, f));
+	for (const f of fs.readdirSync(SHOTS))
+		if (f.startsWith(`n8n${major}-first-failed-`)) fs.rmSync(path.join(SHOTS, f));
 	const label = `first steps in the editor, n8n ${versionInfo(major).version}`;
 	const entries = panelEntries();
 	let browser;
@@ -108,7 +114,8 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 
 	const creator = () => page.locator(sel.creator);
 	const params = () => page.locator(sel.params);
-	const inputsRequests = async () => (await stack.crew.requests()).filter((r) => r.route === 'inputs');
+	const inputsRequests = async () =>
+		(await stack.crew.requests()).filter((r) => r.route === 'inputs');
 
 	/**
 	 * Opens the node creator from an empty canvas. On a loaded machine Playwright's click can
@@ -133,7 +140,9 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 			.evaluateAll((els) =>
 				els.map((el) => ({
 					name: el.querySelector('[data-test-id="node-creator-item-name"]')?.textContent.trim(),
-					description: el.querySelector('[data-test-id="node-creator-item-description"]')?.textContent.trim(),
+					description: el
+						.querySelector('[data-test-id="node-creator-item-description"]')
+						?.textContent.trim(),
 				})),
 			);
 	}
@@ -150,24 +159,42 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		for (const query of ['crew', 'CrewAI']) {
 			const listed = await search(query);
 			const ours = listed.filter((e) => e.name === 'Crew' || e.name === 'Crew Trigger');
-			const described = major === '1' ? ours.map(() => 'none shown') : ours.map((e) => e.description).sort();
+			const described =
+				major === '1' ? ours.map(() => 'none shown') : ours.map((e) => e.description).sort();
 			const expected = major === '1' ? own.map(() => 'none shown') : own;
-			if (JSON.stringify(described) !== JSON.stringify(expected) || (major === '1' && ours.some((e) => e.description))) {
-				throw new Error(`"${query}" does not list the Crew node and the Crew Trigger${major === '1' ? '' : ' with their own descriptions'} (got ${JSON.stringify(listed)})`);
+			if (
+				JSON.stringify(described) !== JSON.stringify(expected) ||
+				(major === '1' && ours.some((e) => e.description))
+			) {
+				throw new Error(
+					`"${query}" does not list the Crew node and the Crew Trigger${major === '1' ? '' : ' with their own descriptions'} (got ${JSON.stringify(listed)})`,
+				);
 			}
 		}
 		if (node === 'node') await shot('search', { toDocs: 'editor-search' });
 		const item =
 			major === '1'
-				? creator().locator(sel.item).filter({ has: page.getByText('Crew', { exact: true }) }).nth(node === 'node' ? 0 : 1)
-				: creator().locator(sel.item).filter({ has: page.getByText(entries.descriptions[node], { exact: true }) }).first();
+				? creator()
+						.locator(sel.item)
+						.filter({ has: page.getByText('Crew', { exact: true }) })
+						.nth(node === 'node' ? 0 : 1)
+				: creator()
+						.locator(sel.item)
+						.filter({ has: page.getByText(entries.descriptions[node], { exact: true }) })
+						.first();
 		await item.click();
-		await creator().getByText(node === 'node' ? CREW_ACTION : TRIGGER_EVENT).first().waitFor({ state: 'visible' });
+		await creator()
+			.getByText(node === 'node' ? CREW_ACTION : TRIGGER_EVENT)
+			.first()
+			.waitFor({ state: 'visible' });
 		const shown = (await creator().locator(sel.item).allInnerTexts()).map((text) => text.trim());
-		const missing = node === 'node' ? entries.actions.filter((action) => !shown.includes(action)) : [];
+		const missing =
+			node === 'node' ? entries.actions.filter((action) => !shown.includes(action)) : [];
 		const events = shown.filter((text) => /^On /.test(text)).length;
 		if (missing.length > 0 || (node === 'trigger' && events !== entries.events)) {
-			throw new Error(`the ${node}'s entry lists ${JSON.stringify(shown)}: expected ${node === 'node' ? JSON.stringify(entries.actions) : `${entries.events} events`}`);
+			throw new Error(
+				`the ${node}'s entry lists ${JSON.stringify(shown)}: expected ${node === 'node' ? JSON.stringify(entries.actions) : `${entries.events} events`}`,
+			);
 		}
 	}
 
@@ -197,7 +224,9 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		let shown = '';
 		while (Date.now() < deadline) {
 			const input = select.locator('input').first();
-			shown = ((await input.count()) > 0 ? await input.inputValue() : '') || (await select.innerText()).trim();
+			shown =
+				((await input.count()) > 0 ? await input.inputValue() : '') ||
+				(await select.innerText()).trim();
 			if (shown === name) return;
 			await page.waitForTimeout(300);
 		}
@@ -218,30 +247,37 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 
 	try {
 		let url;
-		const ready = await check('n8n start serves the editor; the owner signs in in Chromium', async () => {
-			stack = await prepare({ major, root, packed, log: (m) => say(`  ${m}`) });
-			({ url } = await stack.n8n.start());
-			const owner = await stack.n8n.setupOwner();
-			browser = await launch();
-			page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-			page.setDefaultTimeout(UI_TIMEOUT);
-			await signIn(page, url, owner);
-		});
+		const ready = await check(
+			'n8n start serves the editor; the owner signs in in Chromium',
+			async () => {
+				stack = await prepare({ major, root, packed, log: (m) => say(`  ${m}`) });
+				({ url } = await stack.n8n.start());
+				const owner = await stack.n8n.setupOwner();
+				browser = await launch();
+				page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+				page.setDefaultTimeout(UI_TIMEOUT);
+				await signIn(page, url, owner);
+			},
+		);
 		if (!ready) return;
 
-		await check('an empty workflow: the trigger panel finds the Crew Trigger and the Crew node by "crew" and "CrewAI", each with its own description; the trigger\'s entry lists its events', async () => {
-			await page.goto(`${url}/workflow/new`);
-			await page.locator(sel.addFirstStep).first().click();
-			await findsEntry('trigger');
-			await shot('trigger-panel');
-			// Back to the list, and a manual trigger as the first step.
-			await page.keyboard.press('Escape');
-			if (!(await page.locator(sel.search).first().isVisible())) await page.locator(sel.addFirstStep).first().click();
-			await search('manual');
-			await page.keyboard.press('Enter');
-			await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
-			if (await page.locator(sel.ndv).isVisible()) await page.keyboard.press('Escape');
-		});
+		await check(
+			'an empty workflow: the trigger panel finds the Crew Trigger and the Crew node by "crew" and "CrewAI", each with its own description; the trigger\'s entry lists its events',
+			async () => {
+				await page.goto(`${url}/workflow/new`);
+				await page.locator(sel.addFirstStep).first().click();
+				await findsEntry('trigger');
+				await shot('trigger-panel');
+				// Back to the list, and a manual trigger as the first step.
+				await page.keyboard.press('Escape');
+				if (!(await page.locator(sel.search).first().isVisible()))
+					await page.locator(sel.addFirstStep).first().click();
+				await search('manual');
+				await page.keyboard.press('Enter');
+				await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
+				if (await page.locator(sel.ndv).isVisible()) await page.keyboard.press('Escape');
+			},
+		);
 
 		// n8n 2.41's resource mapper asks for the fields as soon as the added node's panel opens,
 		// while the panel may still be fetching the credentials it picks the default from (a race:
@@ -251,8 +287,8 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 		// sees there. n8n 1.123 attaches the credential first and shows the fields at once.
 		const mayAskBeforeCredential = major === '2';
 		const choseKickoffAndWait = mayAskBeforeCredential
-			? 'the nodes panel finds both too; the Crew node\'s entry lists Kickoff and Wait, and choosing it shows the crew\'s inputs as fields, at once or, when n8n 2.41 asked before attaching the credential, after the panel\'s notice to open the node again and reopening it'
-			: 'the nodes panel finds both too; the Crew node\'s entry lists Kickoff and Wait, and choosing it shows the crew\'s inputs as fields at once';
+			? "the nodes panel finds both too; the Crew node's entry lists Kickoff and Wait, and choosing it shows the crew's inputs as fields, at once or, when n8n 2.41 asked before attaching the credential, after the panel's notice to open the node again and reopening it"
+			: "the nodes panel finds both too; the Crew node's entry lists Kickoff and Wait, and choosing it shows the crew's inputs as fields at once";
 		await check(choseKickoffAndWait, async () => {
 			await page.locator(sel.addNext).first().click();
 			await findsEntry('node');
@@ -263,19 +299,26 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 			const fields = params().getByText('topic', { exact: true }).first();
 			await notice.or(fields).waitFor({ state: 'visible' });
 			if (await notice.isVisible()) {
-				if (!mayAskBeforeCredential) throw new Error('n8n asked for the inputs before it attached the credential');
+				if (!mayAskBeforeCredential)
+					throw new Error('n8n asked for the inputs before it attached the credential');
 				say('    n8n asked before attaching the credential: the panel says to open the node again');
 				await showsCredential('Crew (your organization token)');
 				const early = (await inputsRequests()).slice(before);
-				if (early.length > 0) throw new Error(`without a credential the node should not call the service: ${JSON.stringify(early)}`);
+				if (early.length > 0)
+					throw new Error(
+						`without a credential the node should not call the service: ${JSON.stringify(early)}`,
+					);
 				await shot('reopen-notice');
 				await page.keyboard.press('Escape');
 				await page.locator(sel.crewNode).first().dblclick();
 			}
-			for (const name of ['topic', 'audience']) await params().getByText(name, { exact: true }).first().waitFor({ state: 'visible' });
+			for (const name of ['topic', 'audience'])
+				await params().getByText(name, { exact: true }).first().waitFor({ state: 'visible' });
 			const asked = (await inputsRequests()).slice(before);
 			if (!asked.some((r) => r.status === 200 && r.tokenType === 'organization')) {
-				throw new Error(`the fields did not come from GET /inputs with the organization token: ${JSON.stringify(asked)}`);
+				throw new Error(
+					`the fields did not come from GET /inputs with the organization token: ${JSON.stringify(asked)}`,
+				);
 			}
 			await showsCredential('Crew (your organization token)');
 			await shot('fields');
@@ -283,49 +326,83 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 
 		await check('the fields are filled and "Execute step" shows the crew\'s result', async () => {
 			await withFields();
-			for (const [name, value] of [['topic', 'robots'], ['audience', 'makers']]) {
-				await params().locator(`[data-test-id="parameter-input-${name}"] [data-test-id="parameter-input-field"]`).first().fill(value);
+			for (const [name, value] of [
+				['topic', 'robots'],
+				['audience', 'makers'],
+			]) {
+				await params()
+					.locator(
+						`[data-test-id="parameter-input-${name}"] [data-test-id="parameter-input-field"]`,
+					)
+					.first()
+					.fill(value);
 			}
 			await page.locator('[data-test-id="node-execute-button"]').first().click();
-			await page.locator(sel.output).getByText('Crew finished: topic=robots; audience=makers').first().waitFor({ state: 'visible' });
+			await page
+				.locator(sel.output)
+				.getByText('Crew finished: topic=robots; audience=makers')
+				.first()
+				.waitFor({ state: 'visible' });
 			const [run] = (await stack.crew.runs()).slice(-1);
-			if (!run || run.inputs.topic !== 'robots' || run.inputs.audience !== 'makers') throw new Error(`the service got ${JSON.stringify(run && run.inputs)}`);
+			if (!run || run.inputs.topic !== 'robots' || run.inputs.audience !== 'makers')
+				throw new Error(`the service got ${JSON.stringify(run && run.inputs)}`);
 			await shot('result', { toDocs: 'editor-result' });
 		});
 
-		await check('Continue On Fail on a failing crew: the output item has the fields error, description and kickoff_id', async () => {
-			const failing = JSON.stringify({ reference: { outcome: 'failure', error: 'the writer agent gave up', durationMs: 300 } });
-			// Options' "Add Option": a button with a test id on 2.41, a plain select on 1.123.
-			const addOption = major === '1' ? '.collection-parameter .el-select' : '[data-test-id="collection-parameter-add"]';
-			await params().locator(addOption).first().click();
-			await page.locator(sel.dropdown).last().getByText('Meta', { exact: true }).first().click();
-			await params().locator('[data-test-id="parameter-input-meta"] .cm-content').first().click();
-			await page.keyboard.press('ControlOrMeta+a');
-			await page.keyboard.insertText(failing);
-			await page.getByText('Settings', { exact: true }).first().click();
-			await chooseOption('parameter-input-onError', 'Continue');
-			await page.getByText('Parameters', { exact: true }).first().click();
-			await page.locator('[data-test-id="node-execute-button"]').first().click();
-			const output = page.locator(sel.output);
-			await output.getByText('the writer agent gave up').first().waitFor({ state: 'visible' });
-			const headers = (await output.locator('th').allInnerTexts()).map((t) => t.trim());
-			for (const field of ['error', 'description', 'kickoff_id']) {
-				if (!headers.includes(field)) throw new Error(`no "${field}" column in the output (columns: ${headers.join(', ')})`);
-			}
-			const [run] = (await stack.crew.runs()).slice(-1);
-			await output.getByText(run.kickoffId, { exact: true }).first().waitFor({ state: 'visible' });
-			await shot('continue-on-fail');
-		});
+		await check(
+			'Continue On Fail on a failing crew: the output item has the fields error, description and kickoff_id',
+			async () => {
+				const failing = JSON.stringify({
+					reference: { outcome: 'failure', error: 'the writer agent gave up', durationMs: 300 },
+				});
+				// Options' "Add Option": a button with a test id on 2.41, a plain select on 1.123.
+				const addOption =
+					major === '1'
+						? '.collection-parameter .el-select'
+						: '[data-test-id="collection-parameter-add"]';
+				await params().locator(addOption).first().click();
+				await page.locator(sel.dropdown).last().getByText('Meta', { exact: true }).first().click();
+				await params().locator('[data-test-id="parameter-input-meta"] .cm-content').first().click();
+				await page.keyboard.press('ControlOrMeta+a');
+				await page.keyboard.insertText(failing);
+				await page.getByText('Settings', { exact: true }).first().click();
+				await chooseOption('parameter-input-onError', 'Continue');
+				await page.getByText('Parameters', { exact: true }).first().click();
+				await page.locator('[data-test-id="node-execute-button"]').first().click();
+				const output = page.locator(sel.output);
+				await output.getByText('the writer agent gave up').first().waitFor({ state: 'visible' });
+				const headers = (await output.locator('th').allInnerTexts()).map((t) => t.trim());
+				for (const field of ['error', 'description', 'kickoff_id']) {
+					if (!headers.includes(field))
+						throw new Error(`no "${field}" column in the output (columns: ${headers.join(', ')})`);
+				}
+				const [run] = (await stack.crew.runs()).slice(-1);
+				await output
+					.getByText(run.kickoffId, { exact: true })
+					.first()
+					.waitFor({ state: 'visible' });
+				await shot('continue-on-fail');
+			},
+		);
 
-		await check('a wrong token: where the fields would be, the service\'s 401 and where to copy the token', async () => {
-			await chooseOption('node-credentials-select', 'Crew (wrong token)');
-			await showInputsAgain();
-			await params().getByText(/answered 401 while reading the crew's inputs/).first().waitFor({ state: 'visible' });
-			await params().getByText(/Status tab/).first().waitFor({ state: 'visible' });
-			await shot('wrong-token');
-		});
+		await check(
+			"a wrong token: where the fields would be, the service's 401 and where to copy the token",
+			async () => {
+				await chooseOption('node-credentials-select', 'Crew (wrong token)');
+				await showInputsAgain();
+				await params()
+					.getByText(/answered 401 while reading the crew's inputs/)
+					.first()
+					.waitFor({ state: 'visible' });
+				await params()
+					.getByText(/Status tab/)
+					.first()
+					.waitFor({ state: 'visible' });
+				await shot('wrong-token');
+			},
+		);
 
-		await check('a crew without inputs: the node\'s own no-inputs text', async () => {
+		await check("a crew without inputs: the node's own no-inputs text", async () => {
 			await stack.crew.configure({ inputs: [] });
 			try {
 				await chooseOption('node-credentials-select', 'Crew (your organization token)');
@@ -339,8 +416,8 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 
 		const credentialTest =
 			major === '1'
-				? 'the credential test tells a wrong token and a wrong address in n8n 1.123\'s own words, which replace the package\'s advice for a 401 and a 404'
-				: 'the credential test tells a wrong token and a wrong address with the package\'s advice';
+				? "the credential test tells a wrong token and a wrong address in n8n 1.123's own words, which replace the package's advice for a 401 and a 404"
+				: "the credential test tells a wrong token and a wrong address with the package's advice";
 		await check(credentialTest, async () => {
 			await chooseOption('node-credentials-select', 'Crew (wrong token)');
 			await page.locator('[data-test-id="credential-edit-button"]').first().click();
@@ -353,34 +430,59 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 				.last();
 			// n8n 1.123 puts its own words in place of a 401's and a 404's message in the credential
 			// test; the package's advice shows on 2.41 (and, on both, in the node's panel: the check before).
-			await showsDetails(dialog, major === '1' ? /Authorization failed/ : /Copy the current token from the crew's Status tab/);
+			await showsDetails(
+				dialog,
+				major === '1'
+					? /Authorization failed/
+					: /Copy the current token from the crew's Status tab/,
+			);
 			await shot('credential-wrong-token', { toDocs: 'editor-credential-test' });
 			const baseUrl = dialog.locator('[data-test-id="parameter-input-baseUrl"] input').first();
 			await baseUrl.fill(`${stack.crew.url}/not-a-crew`);
 			await dialog.locator('[data-test-id="credential-save-button"]').first().click();
-			await showsDetails(dialog, major === '1' ? /could not be found/ : /No crew answered at this Base URL/);
+			await showsDetails(
+				dialog,
+				major === '1' ? /could not be found/ : /No crew answered at this Base URL/,
+			);
 			await shot('credential-wrong-address');
 			// Where nothing listens, n8n words it itself (a credential test's rules match HTTP answers
 			// only): 2.41 with the network's code, 1.123 in a sentence.
 			await baseUrl.fill('http://127.0.0.1:1');
 			await dialog.locator('[data-test-id="credential-save-button"]').first().click();
-			await showsDetails(dialog, major === '1' ? /The service refused the connection/ : /ECONNREFUSED/);
+			await showsDetails(
+				dialog,
+				major === '1' ? /The service refused the connection/ : /ECONNREFUSED/,
+			);
 			await shot('credential-refused');
 			await page.keyboard.press('Escape');
 		});
 
-		await check('a Crew Trigger added from the trigger panel says where to paste its URL in its trigger panel, not in a warning box', async () => {
-			await page.goto(`${url}/workflow/new`);
-			await openNodeCreator();
-			await search('crew');
-			await creator().locator(sel.item).filter({ has: page.getByText('Crew', { exact: true }) }).nth(1).click();
-			await creator().getByText(TRIGGER_EVENT).first().click();
-			await page.locator(sel.ndv).waitFor({ state: 'visible' });
-			await page.locator(sel.ndv).getByText(entries.triggerPanelHeader).first().waitFor({ state: 'visible' });
-			const warnings = await params().locator('.n8n-notice, [class*="notice"]').allInnerTexts();
-			if (warnings.some((text) => /URL/.test(text))) throw new Error(`the parameters still hold a notice about the URL: ${JSON.stringify(warnings)}`);
-			await shot('trigger-instructions');
-		});
+		await check(
+			'a Crew Trigger added from the trigger panel says where to paste its URL in its trigger panel, not in a warning box',
+			async () => {
+				await page.goto(`${url}/workflow/new`);
+				await openNodeCreator();
+				await search('crew');
+				await creator()
+					.locator(sel.item)
+					.filter({ has: page.getByText('Crew', { exact: true }) })
+					.nth(1)
+					.click();
+				await creator().getByText(TRIGGER_EVENT).first().click();
+				await page.locator(sel.ndv).waitFor({ state: 'visible' });
+				await page
+					.locator(sel.ndv)
+					.getByText(entries.triggerPanelHeader)
+					.first()
+					.waitFor({ state: 'visible' });
+				const warnings = await params().locator('.n8n-notice, [class*="notice"]').allInnerTexts();
+				if (warnings.some((text) => /URL/.test(text)))
+					throw new Error(
+						`the parameters still hold a notice about the URL: ${JSON.stringify(warnings)}`,
+					);
+				await shot('trigger-instructions');
+			},
+		);
 	} finally {
 		if (browser) await browser.close().catch(() => {});
 		if (stack) {
@@ -393,9 +495,16 @@ async function firstStepsSuite({ major, report, root, packed, docs = false }) {
 module.exports = {
 	name: 'firstSteps',
 	title: "A new user's first minutes in the editor",
-	majors: ['1', '2'], seconds: 65,
+	majors: ['1', '2'],
+	seconds: 65,
 	needs: { ownStack: true },
 	run: (t) =>
 		// The README's screenshots are n8n 2.x's.
-		firstStepsSuite({ major: t.major, report: t.report, root: t.root, packed: t.packed, docs: Boolean(t.opts.docs) && t.major === '2' }),
+		firstStepsSuite({
+			major: t.major,
+			report: t.report,
+			root: t.root,
+			packed: t.packed,
+			docs: Boolean(t.opts.docs) && t.major === '2',
+		}),
 };

@@ -13,8 +13,14 @@ const path = require('node:path');
 const { items, nodeRun, pairedIndexes, errorText } = require('../lib/runData');
 const { assertNoToken, assertNoTokenInN8n } = require('../lib/tokens');
 
-const ok = (exec) => assert.equal(exec.code, 0, `n8n execute failed (exit ${exec.code}): ${errorText(exec.run) || tailOf(exec.output)}`);
-const failed = (exec) => assert.notEqual(exec.code, 0, 'the execution was expected to fail but n8n reported success');
+const ok = (exec) =>
+	assert.equal(
+		exec.code,
+		0,
+		`n8n execute failed (exit ${exec.code}): ${errorText(exec.run) || tailOf(exec.output)}`,
+	);
+const failed = (exec) =>
+	assert.notEqual(exec.code, 0, 'the execution was expected to fail but n8n reported success');
 const tailOf = (t) => t.split('\n').slice(-15).join('\n');
 const runsByTopic = (runs, topic) => runs.filter((r) => r.inputs.topic === topic);
 const only = (list, what) => {
@@ -46,7 +52,10 @@ const tests = [
 				assert.deepEqual(out[0].json.inputs, ['topic', 'audience'], `${node}: input names`);
 			}
 			const reqs = (await crew.requests()).filter((r) => r.route === 'inputs');
-			assert.deepEqual(reqs.map((r) => r.status), [200, 200]);
+			assert.deepEqual(
+				reqs.map((r) => r.status),
+				[200, 200],
+			);
 			assert.deepEqual(reqs.map((r) => r.tokenType).sort(), ['organization', 'user']);
 		},
 	},
@@ -122,7 +131,10 @@ const tests = [
 			assert.deepEqual(j.result_json, { inputs: { topic: 'AI agents' }, kickoffNumber: 1 });
 			assert.equal(j.response && j.response.state, 'SUCCESS', 'the raw record in response');
 			const statusReqs = (await crew.requests()).filter((r) => r.route === 'status');
-			assert.ok(statusReqs.some((r) => r.spelling === 'wild' && r.status === 200), 'found the /status/{id} spelling');
+			assert.ok(
+				statusReqs.some((r) => r.spelling === 'wild' && r.status === 200),
+				'found the /status/{id} spelling',
+			);
 		},
 	},
 	{
@@ -137,15 +149,28 @@ const tests = [
 			assert.equal(runs.length, topics.length, 'one kickoff per item');
 			out.forEach((item, i) => {
 				assert.equal(item.json.state, 'completed', `item ${i} state`);
-				assert.match(item.json.result, new RegExp(`topic=${topics[i]}\\b`), `item ${i} is the crew of "${topics[i]}"`);
-				assert.equal(item.json.kickoff_id, only(runsByTopic(runs, topics[i]), `run for ${topics[i]}`).kickoffId);
+				assert.match(
+					item.json.result,
+					new RegExp(`topic=${topics[i]}\\b`),
+					`item ${i} is the crew of "${topics[i]}"`,
+				);
+				assert.equal(
+					item.json.kickoff_id,
+					only(runsByTopic(runs, topics[i]), `run for ${topics[i]}`).kickoffId,
+				);
 				assert.deepEqual(pairedIndexes(item), [i], `item ${i} pairedItem`);
 			});
 			const created = runs.map((r) => r.createdAt);
 			const spread = Math.max(...created) - Math.min(...created);
-			assert.ok(spread < 1000, `the five crews were kicked off ${spread} ms apart: items must not wait one after another`);
+			assert.ok(
+				spread < 1000,
+				`the five crews were kicked off ${spread} ms apart: items must not wait one after another`,
+			);
 			const took = nodeRun(exec.run, 'Kickoff and Wait').executionTime;
-			assert.ok(took < 9000, `the node took ${took} ms for crews of 4+3+2+1+0 s: it must wait on them together`);
+			assert.ok(
+				took < 9000,
+				`the node took ${took} ms for crews of 4+3+2+1+0 s: it must wait on them together`,
+			);
 		},
 	},
 	{
@@ -172,9 +197,17 @@ const tests = [
 			assert.equal(errs.length, 1, 'one item on the error output');
 			// n8n routes to the error output an item whose json holds only `error`: the details are inside it.
 			const { error } = errs[0].json;
-			assert.equal(typeof error, 'object', `the error output item's error is an object of fields: ${JSON.stringify(errs[0].json)}`);
+			assert.equal(
+				typeof error,
+				'object',
+				`the error output item's error is an object of fields: ${JSON.stringify(errs[0].json)}`,
+			);
 			assert.equal(error.kickoff_id, bad.kickoffId, 'error.kickoff_id');
-			assert.match(error.message, /research agent gave up/, "error.message carries the crew's own error");
+			assert.match(
+				error.message,
+				/research agent gave up/,
+				"error.message carries the crew's own error",
+			);
 			assert.match(String(error.description), /\S/, 'error.description says what to do');
 			assert.deepEqual(pairedIndexes(errs[0]), [1]);
 			assert.equal(items(exec.run, 'Succeeded').length, 1);
@@ -190,7 +223,11 @@ const tests = [
 			const out = items(exec.run, 'Kickoff and Wait');
 			assert.equal(out.length, 1);
 			const { json } = out[0];
-			assert.deepEqual(Object.keys(json).sort(), ['description', 'error', 'kickoff_id'], `the fields n8n kept: ${JSON.stringify(json)}`);
+			assert.deepEqual(
+				Object.keys(json).sort(),
+				['description', 'error', 'kickoff_id'],
+				`the fields n8n kept: ${JSON.stringify(json)}`,
+			);
 			assert.equal(json.kickoff_id, bad.kickoffId, 'kickoff_id');
 			assert.match(json.error, /writer agent crashed/, "error carries the crew's own error");
 			assert.match(json.description, /\S/, 'description says what to do');
@@ -204,7 +241,10 @@ const tests = [
 			failed(exec);
 			const bad = only(await crew.runs(), 'run');
 			const text = failureText(exec);
-			assert.ok(text.includes(bad.kickoffId), `the error names the kickoff id ${bad.kickoffId}:\n${tailOf(text)}`);
+			assert.ok(
+				text.includes(bad.kickoffId),
+				`the error names the kickoff id ${bad.kickoffId}:\n${tailOf(text)}`,
+			);
 			assert.match(exec.output, /editor agent quit/, "the crew's own error is shown");
 		},
 	},
@@ -215,7 +255,10 @@ const tests = [
 			failed(exec);
 			const run = only(await crew.runs(), 'run');
 			const text = failureText(exec);
-			assert.ok(text.includes(run.kickoffId), `the error names the kickoff id ${run.kickoffId}:\n${tailOf(text)}`);
+			assert.ok(
+				text.includes(run.kickoffId),
+				`the error names the kickoff id ${run.kickoffId}:\n${tailOf(text)}`,
+			);
 			assert.match(text, /time(d)?[ -]?out/i, 'the error says it timed out');
 			if (exec.run) {
 				const took = nodeRun(exec.run, 'Kickoff and Wait').executionTime;
@@ -228,11 +271,18 @@ const tests = [
 		workflow: 'wrong-token',
 		async check({ exec, crew, tokens }) {
 			failed(exec);
-			assert.match(failureText(exec), /401|unauthori|token/i, 'the error says the token was refused');
+			assert.match(
+				failureText(exec),
+				/401|unauthori|token/i,
+				'the error says the token was refused',
+			);
 			assertNoToken(exec.output, tokens, "n8n's output");
 			const reqs = await crew.requests();
 			assert.ok(reqs.length >= 1, 'the node reached the service');
-			assert.ok(reqs.every((r) => r.status === 401 && r.tokenType === null), 'every request was refused');
+			assert.ok(
+				reqs.every((r) => r.status === 401 && r.tokenType === null),
+				'every request was refused',
+			);
 			assert.equal((await crew.runs()).length, 0, 'no run started');
 		},
 	},
@@ -243,10 +293,16 @@ const tests = [
 			ok(exec);
 			const runs = await crew.runs();
 			const template = only(runsByTopic(runs, 'robots in 300 words'), 'run from the template');
-			assert.deepEqual(template.inputs, { topic: 'robots in 300 words', audience: 'Ada "the" Engineer' });
+			assert.deepEqual(template.inputs, {
+				topic: 'robots in 300 words',
+				audience: 'Ada "the" Engineer',
+			});
 			const object = only(runsByTopic(runs, 'ROBOTS'), 'run from the object');
 			assert.deepEqual(object.inputs, { topic: 'ROBOTS', audience: 'readers of 300 words' });
-			assert.equal(items(exec.run, 'Inputs from a template')[0].json.kickoff_id, template.kickoffId);
+			assert.equal(
+				items(exec.run, 'Inputs from a template')[0].json.kickoff_id,
+				template.kickoffId,
+			);
 			assert.equal(items(exec.run, 'Inputs from an object')[0].json.kickoff_id, object.kickoffId);
 		},
 	},
@@ -256,10 +312,22 @@ const tests = [
 		async check({ exec, crew }) {
 			ok(exec);
 			const runs = await crew.runs();
-			assert.deepEqual(only(runsByTopic(runs, 'drones'), 'run for drones').inputs, { topic: 'drones', audience: 'farmers and friends' });
-			assert.deepEqual(only(runsByTopic(runs, 'tides'), 'run for tides').inputs, { topic: 'tides', audience: 'sailors and friends' });
+			assert.deepEqual(only(runsByTopic(runs, 'drones'), 'run for drones').inputs, {
+				topic: 'drones',
+				audience: 'farmers and friends',
+			});
+			assert.deepEqual(only(runsByTopic(runs, 'tides'), 'run for tides').inputs, {
+				topic: 'tides',
+				audience: 'sailors and friends',
+			});
 			const out = items(exec.run, 'Kickoff and Wait');
-			assert.deepEqual(out.map((i) => i.json.result), ['Crew finished: topic=drones; audience=farmers and friends', 'Crew finished: topic=tides; audience=sailors and friends']);
+			assert.deepEqual(
+				out.map((i) => i.json.result),
+				[
+					'Crew finished: topic=drones; audience=farmers and friends',
+					'Crew finished: topic=tides; audience=sailors and friends',
+				],
+			);
 			assert.deepEqual(out.map(pairedIndexes), [[0], [1]]);
 		},
 	},
@@ -273,14 +341,31 @@ const tests = [
 			const running = items(exec.run, 'Still running');
 			assert.equal(done.length, 1, 'one finished crew');
 			assert.equal(done[0].json.state, 'completed');
-			assert.equal(done[0].json.kickoff_id, only(runsByTopic(runs, 'quick'), 'quick run').kickoffId);
+			assert.equal(
+				done[0].json.kickoff_id,
+				only(runsByTopic(runs, 'quick'), 'quick run').kickoffId,
+			);
 			assert.equal(running.length, 1, 'one crew still going');
-			assert.ok(['pending', 'running'].includes(running[0].json.state), `state ${running[0].json.state}`);
-			assert.equal(running[0].json.kickoff_id, only(runsByTopic(runs, 'slow'), 'slow run').kickoffId);
+			assert.ok(
+				['pending', 'running'].includes(running[0].json.state),
+				`state ${running[0].json.state}`,
+			);
+			assert.equal(
+				running[0].json.kickoff_id,
+				only(runsByTopic(runs, 'slow'), 'slow run').kickoffId,
+			);
 			const status = items(exec.run, 'Get Status');
 			assert.deepEqual(status.map(pairedIndexes), [[0], [1]], 'Get Status pairedItem');
-			assert.deepEqual(items(exec.run, 'Completed?', 0).map(pairedIndexes), [[0]], 'IF true branch pairedItem');
-			assert.deepEqual(items(exec.run, 'Completed?', 1).map(pairedIndexes), [[1]], 'IF false branch pairedItem');
+			assert.deepEqual(
+				items(exec.run, 'Completed?', 0).map(pairedIndexes),
+				[[0]],
+				'IF true branch pairedItem',
+			);
+			assert.deepEqual(
+				items(exec.run, 'Completed?', 1).map(pairedIndexes),
+				[[1]],
+				'IF false branch pairedItem',
+			);
 		},
 	},
 	{
@@ -294,9 +379,23 @@ const tests = [
 			const runs = await crew.runs();
 			const firstRun = only(runsByTopic(runs, 'AI agents'), 'first run');
 			const nextRun = only(runsByTopic(runs, 'robots'), 'next run');
-			assert.deepEqual(first.json.flow_state, { topic: 'AI agents', audience: 'n8n users', run_count: 1, kickoff_ids: [firstRun.kickoffId], id: firstRun.kickoffId });
+			assert.deepEqual(first.json.flow_state, {
+				topic: 'AI agents',
+				audience: 'n8n users',
+				run_count: 1,
+				kickoff_ids: [firstRun.kickoffId],
+				id: firstRun.kickoffId,
+			});
 			const kickoff = (await crew.requests()).filter((r) => r.route === 'kickoff')[1];
-			assert.deepEqual(kickoff.body, { inputs: { topic: 'robots' }, restoreFromStateId: firstRun.kickoffId, meta: { reference: { durationMs: 800, flow: true } } }, 'the id at the top level, beside inputs');
+			assert.deepEqual(
+				kickoff.body,
+				{
+					inputs: { topic: 'robots' },
+					restoreFromStateId: firstRun.kickoffId,
+					meta: { reference: { durationMs: 800, flow: true } },
+				},
+				'the id at the top level, beside inputs',
+			);
 			// The first run's state (its audience kept), the next run's inputs on top, a fresh state id.
 			assert.deepEqual(next.json.flow_state, {
 				topic: 'robots',
@@ -313,23 +412,39 @@ const tests = [
 module.exports = {
 	name: 'workflows',
 	title: 'Saved workflows and examples, one Crew operation each',
-	majors: ['1', '2'], seconds: 45,
+	majors: ['1', '2'],
+	seconds: 45,
 	needs: { server: true },
 	workflows: (fixtures) => {
 		const all = fixtures.loadWorkflows();
-		return Object.fromEntries([...new Set(tests.map((t) => t.workflow))].map((key) => [key, all[key]]));
+		return Object.fromEntries(
+			[...new Set(tests.map((t) => t.workflow))].map((key) => [key, all[key]]),
+		);
 	},
 	tests,
 	async run(t) {
 		if (!t.opts.withoutPackage) {
-			await t.check('installed as n8n installs a community package: no dependencies, n8n-workflow left to n8n', () => {
-				const nodesModules = path.dirname(t.installedAt);
-				assert.deepEqual(fs.readdirSync(nodesModules), [path.basename(t.installedAt)], 'nothing but the package in .n8n/nodes/node_modules');
-				assert.ok(!fs.existsSync(path.join(t.installedAt, 'node_modules')), 'the package brings no node_modules');
-				// Outside n8n, the node's require('n8n-workflow') finds nothing: inside n8n it can
-				// only be n8n's own copy (n8n puts its node_modules on NODE_PATH for packages).
-				assert.throws(() => require.resolve('n8n-workflow', { paths: [t.installedAt] }), /Cannot find module/);
-			});
+			await t.check(
+				'installed as n8n installs a community package: no dependencies, n8n-workflow left to n8n',
+				() => {
+					const nodesModules = path.dirname(t.installedAt);
+					assert.deepEqual(
+						fs.readdirSync(nodesModules),
+						[path.basename(t.installedAt)],
+						'nothing but the package in .n8n/nodes/node_modules',
+					);
+					assert.ok(
+						!fs.existsSync(path.join(t.installedAt, 'node_modules')),
+						'the package brings no node_modules',
+					);
+					// Outside n8n, the node's require('n8n-workflow') finds nothing: inside n8n it can
+					// only be n8n's own copy (n8n puts its node_modules on NODE_PATH for packages).
+					assert.throws(
+						() => require.resolve('n8n-workflow', { paths: [t.installedAt] }),
+						/Cannot find module/,
+					);
+				},
+			);
 		}
 		for (const test of tests) {
 			await t.check(test.name, async () => {
@@ -344,6 +459,8 @@ module.exports = {
 			});
 		}
 		// Across everything n8n printed and stored: no token, right or wrong, in clear.
-		await t.check('no token in clear in any n8n output, log or stored execution', () => assertNoTokenInN8n(t.n8n, t.tokens, { database: true }));
+		await t.check('no token in clear in any n8n output, log or stored execution', () =>
+			assertNoTokenInN8n(t.n8n, t.tokens, { database: true }),
+		);
 	},
 };

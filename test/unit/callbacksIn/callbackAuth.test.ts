@@ -13,13 +13,27 @@ describe('sameSecret and checkAuthorization', () => {
 		const secrets = { bearerToken: TOKEN, basicUser: 'crewai', basicPassword: 'p:w' };
 		expect(checkAuthorization(`Bearer ${TOKEN}`, secrets)).toEqual({ ok: true, scheme: 'bearer' });
 		expect(checkAuthorization(`bearer ${TOKEN}`, secrets)).toEqual({ ok: true, scheme: 'bearer' });
-		expect(checkAuthorization(`Basic ${Buffer.from('crewai:p:w').toString('base64')}`, secrets)).toEqual({ ok: true, scheme: 'basic' });
-		for (const wrong of [undefined, '', TOKEN, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${Buffer.from('crewai:wrong').toString('base64')}`, `Basic ${Buffer.from('crewai').toString('base64')}`, `Token ${TOKEN}`]) {
+		expect(
+			checkAuthorization(`Basic ${Buffer.from('crewai:p:w').toString('base64')}`, secrets),
+		).toEqual({ ok: true, scheme: 'basic' });
+		for (const wrong of [
+			undefined,
+			'',
+			TOKEN,
+			`Bearer ${TOKEN}x`,
+			`Bearer ${TOKEN.slice(1)}`,
+			`Basic ${Buffer.from('crewai:wrong').toString('base64')}`,
+			`Basic ${Buffer.from('crewai').toString('base64')}`,
+			`Token ${TOKEN}`,
+		]) {
 			expect(checkAuthorization(wrong, secrets).ok).toBe(false);
 		}
 	});
 	it('refuses everything when the credential has no token', () => {
-		expect(checkAuthorization('Bearer anything', {})).toEqual({ ok: false, reason: expect.stringMatching(/no Crew API credential with a Callback Bearer Token/) });
+		expect(checkAuthorization('Bearer anything', {})).toEqual({
+			ok: false,
+			reason: expect.stringMatching(/no Crew API credential with a Callback Bearer Token/),
+		});
 		expect(checkAuthorization('Bearer ', { bearerToken: '' }).ok).toBe(false);
 	});
 });

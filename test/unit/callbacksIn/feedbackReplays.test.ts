@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { feedbackRequestKey, MAX_REMEMBERED_FEEDBACK_REQUESTS, seenBefore } from '../../../nodes/callbacksIn/feedbackReplays';
+import {
+	feedbackRequestKey,
+	MAX_REMEMBERED_FEEDBACK_REQUESTS,
+	seenBefore,
+} from '../../../nodes/callbacksIn/feedbackReplays';
 
 const NOW = 1_800_000_000_000;
 const WINDOW_MS = 300_000;
@@ -24,7 +28,8 @@ describe('seenBefore: a signed feedback request taken once within its replay win
 
 	it('keeps a bounded memory: expired entries dropped, then the oldest', () => {
 		const memory: IDataObject = {};
-		for (let index = 0; index < MAX_REMEMBERED_FEEDBACK_REQUESTS + 10; index++) seenBefore(memory, `k-${index}`, NOW + index, NOW);
+		for (let index = 0; index < MAX_REMEMBERED_FEEDBACK_REQUESTS + 10; index++)
+			seenBefore(memory, `k-${index}`, NOW + index, NOW);
 		const kept = memory.feedbackRequestsSeen as Record<string, number>;
 		expect(Object.keys(kept)).toHaveLength(MAX_REMEMBERED_FEEDBACK_REQUESTS);
 		expect(kept['k-0']).toBeUndefined();
@@ -44,8 +49,14 @@ describe('seenBefore: a signed feedback request taken once within its replay win
 
 describe('feedbackRequestKey', () => {
 	it('is the request type and id, or the signature for a request without an id', () => {
-		expect(feedbackRequestKey({ request_type: 'new_request', request_id: 'r-1' }, 'abc')).toBe('new_request:r-1');
-		expect(feedbackRequestKey({ request_type: 'escalation', request_id: 7 }, 'abc')).toBe('escalation:7');
-		expect(feedbackRequestKey({ request_type: 'new_request', request_id: null }, 'abc')).toBe('signature:abc');
+		expect(feedbackRequestKey({ request_type: 'new_request', request_id: 'r-1' }, 'abc')).toBe(
+			'new_request:r-1',
+		);
+		expect(feedbackRequestKey({ request_type: 'escalation', request_id: 7 }, 'abc')).toBe(
+			'escalation:7',
+		);
+		expect(feedbackRequestKey({ request_type: 'new_request', request_id: null }, 'abc')).toBe(
+			'signature:abc',
+		);
 	});
 });

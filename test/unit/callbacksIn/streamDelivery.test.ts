@@ -1,6 +1,12 @@
 import { readStreamEvents } from '../../../nodes/callbacksIn/streamDelivery';
 
-const event = (id: string, type: string, timestamp: string, data: object = {}) => ({ id, execution_id: 'k-1', timestamp, type, data });
+const event = (id: string, type: string, timestamp: string, data: object = {}) => ({
+	id,
+	execution_id: 'k-1',
+	timestamp,
+	type,
+	data,
+});
 
 describe('readStreamEvents', () => {
 	it('sorts by timestamp, keeps arrival order on ties, drops a repeated id and non-objects, names a missing type unknown', () => {
@@ -16,6 +22,12 @@ describe('readStreamEvents', () => {
 			],
 		});
 		expect(events.map((e) => e.id)).toEqual(['a', 'b1', 'b2', 'c', 'd']);
-		expect(events[4]).toEqual({ id: 'd', execution_id: null, timestamp: 'not a time', type: 'unknown', data: {} });
+		expect(events[4]).toEqual({
+			id: 'd',
+			execution_id: null,
+			timestamp: 'not a time',
+			type: 'unknown',
+			data: {},
+		});
 	});
 });

@@ -1,4 +1,8 @@
-import { callbackHumanInputField, callbackStreamField, newCallbackToken } from '../../../nodes/callbacksOut/resumeCallbacks';
+import {
+	callbackHumanInputField,
+	callbackStreamField,
+	newCallbackToken,
+} from '../../../nodes/callbacksOut/resumeCallbacks';
 
 const RESUME_URL_2X = 'http://localhost:5678/webhook-waiting/42?signature=0a1b2c3d4e5f';
 const TOKEN = newCallbackToken();
@@ -23,10 +27,20 @@ describe('callbackStreamField', () => {
 describe('Wait By: Callback for a flow', () => {
 	const TOKEN = 'a'.repeat(64);
 
-	it('asks a flow\'s stream for the events that end a flow, and a crew\'s for a crew\'s, as before', () => {
-		expect(callbackStreamField('http://n8n/resume', TOKEN, 'flow').events).toEqual(['flow_finished', 'flow_failed', 'method_execution_failed']);
-		expect(callbackStreamField('http://n8n/resume', TOKEN, 'crew').events).toEqual(['crew_kickoff_completed', 'crew_kickoff_failed']);
-		expect(callbackStreamField('http://n8n/resume', TOKEN).events).toEqual(['crew_kickoff_completed', 'crew_kickoff_failed']);
+	it("asks a flow's stream for the events that end a flow, and a crew's for a crew's, as before", () => {
+		expect(callbackStreamField('http://n8n/resume', TOKEN, 'flow').events).toEqual([
+			'flow_finished',
+			'flow_failed',
+			'method_execution_failed',
+		]);
+		expect(callbackStreamField('http://n8n/resume', TOKEN, 'crew').events).toEqual([
+			'crew_kickoff_completed',
+			'crew_kickoff_failed',
+		]);
+		expect(callbackStreamField('http://n8n/resume', TOKEN).events).toEqual([
+			'crew_kickoff_completed',
+			'crew_kickoff_failed',
+		]);
 	});
 });
 
@@ -34,11 +48,18 @@ describe('callbackHumanInputField', () => {
 	const resumeUrl = 'https://n8n.example.com/webhook-waiting/42?signature=abc';
 
 	it('hands a crew the resume URL as humanInputWebhookUrl, without auth', () => {
-		expect(callbackHumanInputField({ inputs: {} }, resumeUrl)).toEqual({ humanInputWebhookUrl: resumeUrl });
+		expect(callbackHumanInputField({ inputs: {} }, resumeUrl)).toEqual({
+			humanInputWebhookUrl: resumeUrl,
+		});
 	});
 
-	it('leaves the user\'s own Human Input Webhook URL in place, and adds nothing for a flow', () => {
-		expect(callbackHumanInputField({ humanInputWebhookUrl: 'https://n8n.example.com/webhook/trigger' }, resumeUrl)).toEqual({});
+	it("leaves the user's own Human Input Webhook URL in place, and adds nothing for a flow", () => {
+		expect(
+			callbackHumanInputField(
+				{ humanInputWebhookUrl: 'https://n8n.example.com/webhook/trigger' },
+				resumeUrl,
+			),
+		).toEqual({});
 		expect(callbackHumanInputField({ inputs: {} }, resumeUrl, 'flow')).toEqual({});
 	});
 });

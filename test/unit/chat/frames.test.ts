@@ -2,18 +2,41 @@ import { compareStreamIds, readFrame, TurnFrames } from '../../../nodes/chat/fra
 import type { SseEvent } from '../../../nodes/chat/sse';
 
 const frame = (id: string, data: object): SseEvent => ({ id, data: JSON.stringify(data) });
-const token = (id: string, content: string) => frame(id, { type: 'token', data: { content }, stream_id: id });
-const chunk = (id: string, text: string) => frame(id, { type: 'llm_stream_chunk', data: { chunk: text }, stream_id: id });
+const token = (id: string, content: string) =>
+	frame(id, { type: 'token', data: { content }, stream_id: id });
+const chunk = (id: string, text: string) =>
+	frame(id, { type: 'llm_stream_chunk', data: { chunk: text }, stream_id: id });
 
 describe('readFrame', () => {
 	it('reads text, turn ends and reasons', () => {
-		expect(readFrame(token('1-1', 'Hi '))).toEqual({ id: '1-1', type: 'token', kind: 'text', source: 'token', text: 'Hi ' });
-		expect(readFrame(chunk('1-2', 'there'))).toMatchObject({ kind: 'text', source: 'llm_stream_chunk', text: 'there' });
+		expect(readFrame(token('1-1', 'Hi '))).toEqual({
+			id: '1-1',
+			type: 'token',
+			kind: 'text',
+			source: 'token',
+			text: 'Hi ',
+		});
+		expect(readFrame(chunk('1-2', 'there'))).toMatchObject({
+			kind: 'text',
+			source: 'llm_stream_chunk',
+			text: 'there',
+		});
 		expect(readFrame(frame('1-3', { type: 'turn_completed' })).kind).toBe('completed');
-		expect(readFrame(frame('1-4', { type: 'turn_failed', data: { error: 'bad key' } }))).toMatchObject({ kind: 'failed', error: 'bad key' });
-		expect(readFrame(frame('1-5', { type: 'error', detail: 'boom' }))).toMatchObject({ kind: 'failed', error: 'boom' });
-		expect(readFrame(frame('1-6', { type: 'error', data: 'plain reason' }))).toMatchObject({ kind: 'failed', error: 'plain reason' });
-		expect(readFrame(frame('1-7', { type: 'turn_failed' }))).toMatchObject({ kind: 'failed', error: 'the flow gave no reason' });
+		expect(
+			readFrame(frame('1-4', { type: 'turn_failed', data: { error: 'bad key' } })),
+		).toMatchObject({ kind: 'failed', error: 'bad key' });
+		expect(readFrame(frame('1-5', { type: 'error', detail: 'boom' }))).toMatchObject({
+			kind: 'failed',
+			error: 'boom',
+		});
+		expect(readFrame(frame('1-6', { type: 'error', data: 'plain reason' }))).toMatchObject({
+			kind: 'failed',
+			error: 'plain reason',
+		});
+		expect(readFrame(frame('1-7', { type: 'turn_failed' }))).toMatchObject({
+			kind: 'failed',
+			error: 'the flow gave no reason',
+		});
 	});
 
 	it('takes the id from stream_id, id or event_id, else the SSE id; only <n>-<n> ids', () => {
@@ -35,11 +58,20 @@ describe('readFrame', () => {
 });
 
 describe('TurnFrames', () => {
-	const tell = (frames: TurnFrames, events: SseEvent[]) => events.map((event) => frames.accept(event)?.newText ?? null);
+	const tell = (frames: TurnFrames, events: SseEvent[]) =>
+		events.map((event) => frames.accept(event)?.newText ?? null);
 
 	it('drops repeats by id and anything not after the last id; keeps the last id', () => {
 		const frames = new TurnFrames();
-		expect(tell(frames, [token('1-1', 'a'), token('1-2', 'b'), token('1-2', 'b'), token('1-1', 'a'), token('1-3', 'c')])).toEqual(['a', 'b', null, null, 'c']);
+		expect(
+			tell(frames, [
+				token('1-1', 'a'),
+				token('1-2', 'b'),
+				token('1-2', 'b'),
+				token('1-1', 'a'),
+				token('1-3', 'c'),
+			]),
+		).toEqual(['a', 'b', null, null, 'c']);
 		expect(frames.lastId).toBe('1-3');
 		expect(frames.count).toBe(3);
 		expect(frames.told).toBe('abc');
@@ -47,14 +79,27 @@ describe('TurnFrames', () => {
 
 	it('token and llm_stream_chunk for the same text: told once, chunks before the first token included', () => {
 		const frames = new TurnFrames();
-		const said = tell(frames, [chunk('1-1', 'Hello '), token('1-2', 'Hello '), chunk('1-3', 'world'), token('1-4', 'world')]);
+		const said = tell(frames, [
+			chunk('1-1', 'Hello '),
+			token('1-2', 'Hello '),
+			chunk('1-3', 'world'),
+			token('1-4', 'world'),
+		]);
 		expect(said).toEqual(['Hello ', '', '', 'world']);
 		expect(frames.told).toBe('Hello world');
 	});
 
 	it('chunks running ahead of tokens: the tokens catch up silently', () => {
 		const frames = new TurnFrames();
-		expect(tell(frames, [chunk('1-1', 'Hel'), chunk('1-2', 'lo there'), token('1-3', 'Hello'), token('1-4', ' there'), token('1-5', ' friend')])).toEqual(['Hel', 'lo there', '', '', ' friend']);
+		expect(
+			tell(frames, [
+				chunk('1-1', 'Hel'),
+				chunk('1-2', 'lo there'),
+				token('1-3', 'Hello'),
+				token('1-4', ' there'),
+				token('1-5', ' friend'),
+			]),
+		).toEqual(['Hel', 'lo there', '', '', ' friend']);
 		expect(frames.told).toBe('Hello there friend');
 	});
 

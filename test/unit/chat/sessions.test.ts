@@ -13,10 +13,17 @@ describe('kept sessions', () => {
 
 	it('drops the least recently used beyond the limit', () => {
 		const staticData: IDataObject = {};
-		for (let i = 0; i <= MAX_KEPT_SESSIONS; i++) keepSession(staticData, `chat-${i}`, { sessionId: `s-${i}`, baseUrl: 'u', usedAt: i === 0 ? 5000 : i });
+		for (let i = 0; i <= MAX_KEPT_SESSIONS; i++)
+			keepSession(staticData, `chat-${i}`, {
+				sessionId: `s-${i}`,
+				baseUrl: 'u',
+				usedAt: i === 0 ? 5000 : i,
+			});
 		expect(findSession(staticData, 'chat-0', 'u')).toBe('s-0');
 		expect(findSession(staticData, 'chat-1', 'u')).toBeUndefined();
-		expect(Object.keys(staticData.conversationSessions as IDataObject)).toHaveLength(MAX_KEPT_SESSIONS);
+		expect(Object.keys(staticData.conversationSessions as IDataObject)).toHaveLength(
+			MAX_KEPT_SESSIONS,
+		);
 	});
 
 	it('ignores what it did not write', () => {

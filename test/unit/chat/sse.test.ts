@@ -4,7 +4,8 @@ import type { SseEvent } from '../../../nodes/chat/sse';
 describe('SseParser', () => {
 	it('reads events cut anywhere, with CRLF, comments and multi-line data', () => {
 		const parser = new SseParser();
-		const text = ': keepalive\r\n\r\nid: 1-1\r\ndata: {"type":\r\ndata: "token"}\r\n\r\nid: 1-2\nevent: x\ndata:{"a":1}\n\n';
+		const text =
+			': keepalive\r\n\r\nid: 1-1\r\ndata: {"type":\r\ndata: "token"}\r\n\r\nid: 1-2\nevent: x\ndata:{"a":1}\n\n';
 		const events: SseEvent[] = [];
 		for (let i = 0; i < text.length; i += 3) events.push(...parser.push(text.slice(i, i + 3)));
 		expect(events).toEqual([

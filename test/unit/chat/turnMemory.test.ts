@@ -19,6 +19,8 @@ describe('turnMemory: what this execution sent, per run of the node and item', (
 		rememberSending(nodeContext, '0:0', 'session-A', { position: 0 });
 		rememberSending(nodeContext, '0:0', 'session-B', { position: 0 });
 		expect(sentEarlier(nodeContext, '0:0', 'session-B')).toEqual({ position: 0 });
-		expect(JSON.parse(JSON.stringify(nodeContext))).toEqual({ chatMessagesSent: { '0:0': { sessionId: 'session-B', position: 0 } } });
+		expect(JSON.parse(JSON.stringify(nodeContext))).toEqual({
+			chatMessagesSent: { '0:0': { sessionId: 'session-B', position: 0 } },
+		});
 	});
 });

@@ -9,9 +9,24 @@ import { Crew } from '../../../nodes/Crew/Crew.node';
 import { CrewCallbackTrigger } from '../../../nodes/CrewCallbackTrigger/CrewCallbackTrigger.node';
 import { CREDENTIAL_TYPE } from '../../../nodes/transport';
 
-function shownCredentials(description: INodeTypeDescription, parameters: INodeParameters, typeVersion = 1.3): string[] {
-	const node: INode = { id: '1', name: description.displayName, type: `n8n-nodes-crewai.${description.name}`, typeVersion, position: [0, 0], parameters };
-	return (description.credentials ?? []).filter((credential) => NodeHelpers.displayParameter(parameters, credential, node, description, parameters)).map((c) => c.name);
+function shownCredentials(
+	description: INodeTypeDescription,
+	parameters: INodeParameters,
+	typeVersion = 1.3,
+): string[] {
+	const node: INode = {
+		id: '1',
+		name: description.displayName,
+		type: `n8n-nodes-crewai.${description.name}`,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+	return (description.credentials ?? [])
+		.filter((credential) =>
+			NodeHelpers.displayParameter(parameters, credential, node, description, parameters),
+		)
+		.map((c) => c.name);
 }
 
 describe('the credentials the Crew node and the Crew Trigger show', () => {
@@ -19,20 +34,41 @@ describe('the credentials the Crew node and the Crew Trigger show', () => {
 	const trigger = new CrewCallbackTrigger().description;
 
 	test('one Crew API row on every Crew operation that sends a request, Kickoff with callbacks included', () => {
-		for (const operation of ['getInputs', 'kickoff', 'getStatus', 'resume', 'stop']) expect(shownCredentials(crew, { resource: 'crew', operation })).toEqual(['crewApi']);
-		expect(shownCredentials(crew, { resource: 'crew', operation: 'kickoff', options: { eventStreamUrl: 'https://n8n.example/webhook/x/crew' } })).toEqual(['crewApi']);
-		for (const waitBy of ['polling', 'callback']) expect(shownCredentials(crew, { resource: 'crew', operation: 'kickoffAndWait', waitBy })).toEqual(['crewApi']);
-		expect(shownCredentials(crew, { resource: 'conversation', operation: 'sendMessage' })).toEqual(['crewApi']);
+		for (const operation of ['getInputs', 'kickoff', 'getStatus', 'resume', 'stop'])
+			expect(shownCredentials(crew, { resource: 'crew', operation })).toEqual(['crewApi']);
+		expect(
+			shownCredentials(crew, {
+				resource: 'crew',
+				operation: 'kickoff',
+				options: { eventStreamUrl: 'https://n8n.example/webhook/x/crew' },
+			}),
+		).toEqual(['crewApi']);
+		for (const waitBy of ['polling', 'callback'])
+			expect(
+				shownCredentials(crew, { resource: 'crew', operation: 'kickoffAndWait', waitBy }),
+			).toEqual(['crewApi']);
+		expect(shownCredentials(crew, { resource: 'conversation', operation: 'sendMessage' })).toEqual([
+			'crewApi',
+		]);
 		// A feedback answer goes to the request's own URL, with no token.
-		expect(shownCredentials(crew, { resource: 'feedbackRequest', operation: 'answerFeedback' })).toEqual([]);
-		for (const typeVersion of [1, 1.1, 1.2]) expect(shownCredentials(crew, { resource: 'crew', operation: 'kickoff' }, typeVersion)).toEqual(['crewApi']);
+		expect(
+			shownCredentials(crew, { resource: 'feedbackRequest', operation: 'answerFeedback' }),
+		).toEqual([]);
+		for (const typeVersion of [1, 1.1, 1.2])
+			expect(
+				shownCredentials(crew, { resource: 'crew', operation: 'kickoff' }, typeVersion),
+			).toEqual(['crewApi']);
 	});
 
 	// n8n's lint reads these three names as written (no-credential-reuse, valid-credential-references),
 	// so they stay literals; the code that reads the credential uses CREDENTIAL_TYPE, and this ties them.
 	test('the credential class and both nodes name the type the code reads, CREDENTIAL_TYPE', () => {
 		expect(new CrewApi().name).toBe(CREDENTIAL_TYPE);
-		expect([...(crew.credentials ?? []), ...(trigger.credentials ?? [])].map((credential) => credential.name)).toEqual([CREDENTIAL_TYPE, CREDENTIAL_TYPE]);
+		expect(
+			[...(crew.credentials ?? []), ...(trigger.credentials ?? [])].map(
+				(credential) => credential.name,
+			),
+		).toEqual([CREDENTIAL_TYPE, CREDENTIAL_TYPE]);
 	});
 
 	test('the Crew Trigger shows the same credential type, optional', () => {
@@ -42,7 +78,16 @@ describe('the credentials the Crew node and the Crew Trigger show', () => {
 
 	test('the credential holds the callback secrets, optional, in one section after Base URL and Bearer Token, each with a hint naming what uses it', () => {
 		const properties = new CrewApi().properties;
-		expect(properties.map((p) => p.name)).toEqual(['baseUrl', 'token', 'callbacksNotice', 'bearerToken', 'basicUser', 'basicPassword', 'metaSecret', 'signingSecret']);
+		expect(properties.map((p) => p.name)).toEqual([
+			'baseUrl',
+			'token',
+			'callbacksNotice',
+			'bearerToken',
+			'basicUser',
+			'basicPassword',
+			'metaSecret',
+			'signingSecret',
+		]);
 		expect(properties[2].type).toBe('notice');
 		expect(properties[2].displayName).toMatch(/^<b>Callbacks \(optional\)\.<\/b>/);
 		for (const secret of properties.slice(3)) {
@@ -50,6 +95,7 @@ describe('the credentials the Crew node and the Crew Trigger show', () => {
 			expect(secret.default).toBe('');
 			expect(secret.hint).toMatch(/^Used by /);
 		}
-		for (const name of ['bearerToken', 'basicPassword', 'metaSecret', 'signingSecret']) expect(properties.find((p) => p.name === name)?.typeOptions?.password).toBe(true);
+		for (const name of ['bearerToken', 'basicPassword', 'metaSecret', 'signingSecret'])
+			expect(properties.find((p) => p.name === name)?.typeOptions?.password).toBe(true);
 	});
 });

@@ -22,21 +22,27 @@ function fakeSleeps(onSleep: (clock: number) => void = () => {}) {
 }
 
 describe('createCancellableSleep', () => {
-	it.each(['oldSleep', 'newSleep'] as const)('sleeps the whole time in short chunks with %s', async (which) => {
-		const fake = fakeSleeps();
-		await createCancellableSleep(new AbortController().signal, fake[which], fake.now)(1_100);
-		expect(fake.now()).toBe(1_100);
-		expect(Math.max(...fake.chunks)).toBeLessThanOrEqual(SLEEP_CHUNK_MS);
-	});
+	it.each(['oldSleep', 'newSleep'] as const)(
+		'sleeps the whole time in short chunks with %s',
+		async (which) => {
+			const fake = fakeSleeps();
+			await createCancellableSleep(new AbortController().signal, fake[which], fake.now)(1_100);
+			expect(fake.now()).toBe(1_100);
+			expect(Math.max(...fake.chunks)).toBeLessThanOrEqual(SLEEP_CHUNK_MS);
+		},
+	);
 
-	it.each(['oldSleep', 'newSleep'] as const)('returns within one chunk of the signal firing with %s', async (which) => {
-		const controller = new AbortController();
-		const fake = fakeSleeps((clock) => {
-			if (clock >= 1_000) controller.abort();
-		});
-		await createCancellableSleep(controller.signal, fake[which], fake.now)(3_600_000);
-		expect(fake.now()).toBeLessThanOrEqual(1_000 + SLEEP_CHUNK_MS);
-	});
+	it.each(['oldSleep', 'newSleep'] as const)(
+		'returns within one chunk of the signal firing with %s',
+		async (which) => {
+			const controller = new AbortController();
+			const fake = fakeSleeps((clock) => {
+				if (clock >= 1_000) controller.abort();
+			});
+			await createCancellableSleep(controller.signal, fake[which], fake.now)(3_600_000);
+			expect(fake.now()).toBeLessThanOrEqual(1_000 + SLEEP_CHUNK_MS);
+		},
+	);
 
 	it('does not sleep at all once cancelled', async () => {
 		const controller = new AbortController();
@@ -56,10 +62,12 @@ describe('createCancellableSleep', () => {
 		const failing: N8nSleep = async () => {
 			throw new Error('broken timer');
 		};
-		await expect(createCancellableSleep(new AbortController().signal, failing, () => 0)(100)).rejects.toThrow('broken timer');
+		await expect(
+			createCancellableSleep(new AbortController().signal, failing, () => 0)(100),
+		).rejects.toThrow('broken timer');
 	});
 
-	it('really waits with n8n-workflow\'s own sleep, and stops early on abort', async () => {
+	it("really waits with n8n-workflow's own sleep, and stops early on abort", async () => {
 		const controller = new AbortController();
 		const started = Date.now();
 		const sleeping = createCancellableSleep(controller.signal)(60_000);

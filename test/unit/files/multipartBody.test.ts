@@ -1,6 +1,12 @@
 import { createHash } from 'crypto';
 
-import { buildMultipartBody, FileSizeMismatchError, multipartLength, partHead, quoteParameter } from '../../../nodes/files/multipartBody';
+import {
+	buildMultipartBody,
+	FileSizeMismatchError,
+	multipartLength,
+	partHead,
+	quoteParameter,
+} from '../../../nodes/files/multipartBody';
 import { StreamedBody } from '../../../nodes/transport/streamedBody';
 import type { FilePart, FormPart } from '../../../nodes/files/multipartBody';
 
@@ -16,7 +22,8 @@ async function parse(bytes: Buffer, contentType: string): Promise<FormData> {
 }
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
-	for (let offset = 0; offset < bytes.length; offset += size) yield bytes.subarray(offset, offset + size);
+	for (let offset = 0; offset < bytes.length; offset += size)
+		yield bytes.subarray(offset, offset + size);
 }
 
 function pdfBytes(length: number): Buffer {
@@ -26,14 +33,23 @@ function pdfBytes(length: number): Buffer {
 	return bytes;
 }
 
-const sha256 = (bytes: Buffer | ArrayBuffer) => createHash('sha256').update(Buffer.from(bytes as ArrayBuffer)).digest('hex');
+const sha256 = (bytes: Buffer | ArrayBuffer) =>
+	createHash('sha256')
+		.update(Buffer.from(bytes as ArrayBuffer))
+		.digest('hex');
 
 describe('buildMultipartBody', () => {
 	it('gives text parts and streamed file parts that a standard parser reads back byte for byte, with name and type', async () => {
 		const pdf = pdfBytes(300_000);
 		const parts: FormPart[] = [
 			{ name: 'inputs', text: JSON.stringify({ topic: 'Q3 report', note: 'ünïcode ✓' }) },
-			{ name: 'document', fileName: 'Q3 report (final).pdf', mimeType: 'application/pdf', size: pdf.length, open: async () => chunked(pdf, 65_536) },
+			{
+				name: 'document',
+				fileName: 'Q3 report (final).pdf',
+				mimeType: 'application/pdf',
+				size: pdf.length,
+				open: async () => chunked(pdf, 65_536),
+			},
 		];
 		const body = buildMultipartBody(parts);
 		const bytes = await bytesOf(body.stream);
@@ -41,7 +57,10 @@ describe('buildMultipartBody', () => {
 		expect(body.stream.size).toBe(body.contentLength);
 		expect(body.stream.type).toBe(body.contentType);
 		const form = await parse(bytes, body.contentType);
-		expect(JSON.parse(form.get('inputs') as string)).toEqual({ topic: 'Q3 report', note: 'ünïcode ✓' });
+		expect(JSON.parse(form.get('inputs') as string)).toEqual({
+			topic: 'Q3 report',
+			note: 'ünïcode ✓',
+		});
 		const file = form.get('document') as File;
 		expect(file.name).toBe('Q3 report (final).pdf');
 		expect(file.type).toBe('application/pdf');
@@ -52,8 +71,20 @@ describe('buildMultipartBody', () => {
 		const first = Buffer.from('first file');
 		const second = pdfBytes(70_000);
 		const body = buildMultipartBody([
-			{ name: 'a', fileName: 'a.txt', mimeType: 'text/plain', size: first.length, open: async () => first },
-			{ name: 'b', fileName: 'b.pdf', mimeType: 'application/pdf', size: second.length, open: async () => chunked(second, 1000) },
+			{
+				name: 'a',
+				fileName: 'a.txt',
+				mimeType: 'text/plain',
+				size: first.length,
+				open: async () => first,
+			},
+			{
+				name: 'b',
+				fileName: 'b.pdf',
+				mimeType: 'application/pdf',
+				size: second.length,
+				open: async () => chunked(second, 1000),
+			},
 		]);
 		const form = await parse(await bytesOf(body.stream), body.contentType);
 		expect(Buffer.from(await (form.get('a') as File).arrayBuffer()).toString()).toBe('first file');
@@ -84,7 +115,15 @@ describe('buildMultipartBody', () => {
 	});
 
 	it('fails the body when a file has other bytes than its stated size, rather than send a malformed one', async () => {
-		const body = buildMultipartBody([{ name: 'doc', fileName: 'doc.pdf', mimeType: 'application/pdf', size: 10, open: async () => Buffer.from('short') }]);
+		const body = buildMultipartBody([
+			{
+				name: 'doc',
+				fileName: 'doc.pdf',
+				mimeType: 'application/pdf',
+				size: 10,
+				open: async () => Buffer.from('short'),
+			},
+		]);
 		await expect(bytesOf(body.stream)).rejects.toThrow(FileSizeMismatchError);
 	});
 
@@ -104,7 +143,13 @@ describe('multipartLength', () => {
 	it('counts UTF-8 bytes of the heads and texts exactly', async () => {
 		const parts: FormPart[] = [
 			{ name: 'inputs', text: '{"t":"été"}' },
-			{ name: 'file', fileName: 'résumé.pdf', mimeType: 'application/pdf', size: 4, open: async () => Buffer.from('%PDF') },
+			{
+				name: 'file',
+				fileName: 'résumé.pdf',
+				mimeType: 'application/pdf',
+				size: 4,
+				open: async () => Buffer.from('%PDF'),
+			},
 		];
 		const body = buildMultipartBody(parts, 'XYZ');
 		expect(multipartLength('XYZ', parts)).toBe((await bytesOf(body.stream)).length);
@@ -114,11 +159,31 @@ describe('multipartLength', () => {
 describe('partHead', () => {
 	it('escapes quotes and line breaks in names as browsers do, so a file name cannot add a header', () => {
 		expect(quoteParameter('a"b\r\nc')).toBe('a%22b%0D%0Ac');
-		const head = partHead('B', { name: 'doc', fileName: 'x"\r\nContent-Type: text/html.pdf', mimeType: 'application/pdf', size: 0, open: async () => Buffer.alloc(0) }).toString();
-		expect(head.split('\r\n')).toEqual(['--B', 'Content-Disposition: form-data; name="doc"; filename="x%22%0D%0AContent-Type: text/html.pdf"', 'Content-Type: application/pdf', '', '']);
+		const head = partHead('B', {
+			name: 'doc',
+			fileName: 'x"\r\nContent-Type: text/html.pdf',
+			mimeType: 'application/pdf',
+			size: 0,
+			open: async () => Buffer.alloc(0),
+		}).toString();
+		expect(head.split('\r\n')).toEqual([
+			'--B',
+			'Content-Disposition: form-data; name="doc"; filename="x%22%0D%0AContent-Type: text/html.pdf"',
+			'Content-Type: application/pdf',
+			'',
+			'',
+		]);
 	});
 
 	it('gives a file without a type application/octet-stream', () => {
-		expect(partHead('B', { name: 'f', fileName: 'f', mimeType: '', size: 0, open: async () => Buffer.alloc(0) }).toString()).toContain('Content-Type: application/octet-stream');
+		expect(
+			partHead('B', {
+				name: 'f',
+				fileName: 'f',
+				mimeType: '',
+				size: 0,
+				open: async () => Buffer.alloc(0),
+			}).toString(),
+		).toContain('Content-Type: application/octet-stream');
 	});
 });

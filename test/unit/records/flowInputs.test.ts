@@ -1,18 +1,38 @@
 import { DateTime } from 'luxon';
 
 import { InvalidParameterError } from '../../../nodes/records/invalidParameter';
-import { toFlowFieldValue, toFlowFieldValues, toFlowInputs } from '../../../nodes/records/flowInputs';
+import {
+	toFlowFieldValue,
+	toFlowFieldValues,
+	toFlowInputs,
+} from '../../../nodes/records/flowInputs';
 
-describe('a flow\'s inputs as sent', () => {
+describe("a flow's inputs as sent", () => {
 	it('keeps JSON types in JSON mode, dates as ISO 8601, and leaves empty values out', () => {
-		expect(toFlowInputs({ topic: 't', count: 2, draft: false, history: ['one'], filters: { a: 1 }, note: null, empty: '', gone: undefined })).toEqual({
+		expect(
+			toFlowInputs({
+				topic: 't',
+				count: 2,
+				draft: false,
+				history: ['one'],
+				filters: { a: 1 },
+				note: null,
+				empty: '',
+				gone: undefined,
+			}),
+		).toEqual({
 			topic: 't',
 			count: 2,
 			draft: false,
 			history: ['one'],
 			filters: { a: 1 },
 		});
-		expect(toFlowInputs({ when: DateTime.fromISO('2026-01-02T03:04:05.000Z', { zone: 'utc' }), at: new Date('2026-01-02T03:04:05.000Z') })).toEqual({
+		expect(
+			toFlowInputs({
+				when: DateTime.fromISO('2026-01-02T03:04:05.000Z', { zone: 'utc' }),
+				at: new Date('2026-01-02T03:04:05.000Z'),
+			}),
+		).toEqual({
 			when: '2026-01-02T03:04:05.000Z',
 			at: '2026-01-02T03:04:05.000Z',
 		});
@@ -20,7 +40,7 @@ describe('a flow\'s inputs as sent', () => {
 		expect(toFlowInputs({ id: 'test 1' })).toEqual({ id: 'test 1' });
 	});
 
-	it('reads mapped text by its field\'s type: numbers, booleans, JSON lists and objects', () => {
+	it("reads mapped text by its field's type: numbers, booleans, JSON lists and objects", () => {
 		expect(toFlowFieldValue('count', 'number', '2')).toBe(2);
 		expect(toFlowFieldValue('count', 'number', 2)).toBe(2);
 		expect(toFlowFieldValue('draft', 'boolean', 'true')).toBe(true);
@@ -39,13 +59,22 @@ describe('a flow\'s inputs as sent', () => {
 
 	it('refuses text a list, object or number field cannot take, naming the field, before any request', () => {
 		expect(() => toFlowFieldValue('history', 'array', 'one, two')).toThrow(InvalidParameterError);
-		expect(() => toFlowFieldValue('history', 'array', '{"a": 1}')).toThrow(/The flow's field history takes a JSON list, not "\{"a": 1\}"/);
+		expect(() => toFlowFieldValue('history', 'array', '{"a": 1}')).toThrow(
+			/The flow's field history takes a JSON list, not "\{"a": 1\}"/,
+		);
 		expect(() => toFlowFieldValue('filters', 'object', '[1]')).toThrow(/takes a JSON object/);
 		expect(() => toFlowFieldValue('count', 'number', 'two')).toThrow(/takes a number, not "two"/);
 	});
 
 	it('sends only the mapped fields that have a value', () => {
-		expect(toFlowFieldValues({ topic: 't', count: '', history: null, note: '  ' }, { topic: 'string', count: 'number', history: 'array' })).toEqual({ topic: 't' });
-		expect(toFlowFieldValues({ count: '3', history: '["a"]' }, { count: 'number', history: 'array' })).toEqual({ count: 3, history: ['a'] });
+		expect(
+			toFlowFieldValues(
+				{ topic: 't', count: '', history: null, note: '  ' },
+				{ topic: 'string', count: 'number', history: 'array' },
+			),
+		).toEqual({ topic: 't' });
+		expect(
+			toFlowFieldValues({ count: '3', history: '["a"]' }, { count: 'number', history: 'array' }),
+		).toEqual({ count: 3, history: ['a'] });
 	});
 });

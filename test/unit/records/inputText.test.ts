@@ -16,7 +16,9 @@ describe('toInputText: the conversion rules', () => {
 	});
 
 	it('turns a Luxon DateTime (what n8n expressions give) into ISO 8601', () => {
-		expect(toInputText(DateTime.fromISO('2026-01-02T03:04:05.000Z', { zone: 'utc' }))).toBe('2026-01-02T03:04:05.000Z');
+		expect(toInputText(DateTime.fromISO('2026-01-02T03:04:05.000Z', { zone: 'utc' }))).toBe(
+			'2026-01-02T03:04:05.000Z',
+		);
 	});
 
 	it.each([null, undefined, ''])('leaves %p out', (value) => {
@@ -24,12 +26,18 @@ describe('toInputText: the conversion rules', () => {
 	});
 
 	it('converts a whole object, leaving out the empty values', () => {
-		expect(toWireInputs({ topic: 'AI', pages: 3, draft: true, note: null, empty: '' })).toEqual({ topic: 'AI', pages: '3', draft: 'true' });
+		expect(toWireInputs({ topic: 'AI', pages: 3, draft: true, note: null, empty: '' })).toEqual({
+			topic: 'AI',
+			pages: '3',
+			draft: 'true',
+		});
 	});
 });
 
 describe('findMissingInputs', () => {
 	it('names the required inputs without a value, in order', () => {
-		expect(findMissingInputs(['topic', 'audience', 'tone'], { audience: 'devs', tone: '  ' })).toEqual(['topic', 'tone']);
+		expect(
+			findMissingInputs(['topic', 'audience', 'tone'], { audience: 'devs', tone: '  ' }),
+		).toEqual(['topic', 'tone']);
 	});
 });

@@ -1,7 +1,13 @@
-import { holdStopsUntil, MAX_RATE_LIMITED_STOP_WAIT_MS, RATE_LIMITED_STOP_ATTEMPTS, RATE_LIMITED_STOP_WAIT_MS, rateLimitedStopPause } from '../../../nodes/stop/rateLimitedStop';
+import {
+	holdStopsUntil,
+	MAX_RATE_LIMITED_STOP_WAIT_MS,
+	RATE_LIMITED_STOP_ATTEMPTS,
+	RATE_LIMITED_STOP_WAIT_MS,
+	rateLimitedStopPause,
+} from '../../../nodes/stop/rateLimitedStop';
 
-describe('a wait\'s stop answered 429', () => {
-	it('is sent again after the service\'s Retry-After, capped, as often as the Stop operation\'s at most', () => {
+describe("a wait's stop answered 429", () => {
+	it("is sent again after the service's Retry-After, capped, as often as the Stop operation's at most", () => {
 		expect(rateLimitedStopPause(1, 1_500)).toBe(1_500);
 		expect(rateLimitedStopPause(2, 0)).toBe(0);
 		expect(rateLimitedStopPause(1, 120_000)).toBe(MAX_RATE_LIMITED_STOP_WAIT_MS);
@@ -11,7 +17,11 @@ describe('a wait\'s stop answered 429', () => {
 	});
 
 	it('without Retry-After, waits longer after each 429: 2 s, 4 s, 6 s', () => {
-		expect([1, 2, 3].map((attempt) => rateLimitedStopPause(attempt, undefined))).toEqual([RATE_LIMITED_STOP_WAIT_MS, 2 * RATE_LIMITED_STOP_WAIT_MS, 3 * RATE_LIMITED_STOP_WAIT_MS]);
+		expect([1, 2, 3].map((attempt) => rateLimitedStopPause(attempt, undefined))).toEqual([
+			RATE_LIMITED_STOP_WAIT_MS,
+			2 * RATE_LIMITED_STOP_WAIT_MS,
+			3 * RATE_LIMITED_STOP_WAIT_MS,
+		]);
 		expect(rateLimitedStopPause(RATE_LIMITED_STOP_ATTEMPTS, undefined)).toBeUndefined();
 	});
 

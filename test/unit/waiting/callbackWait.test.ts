@@ -1,4 +1,12 @@
-import { batchTimeoutMarker, callbackRefusal, firstPhaseDeadline, readFirstPhaseMs, shouldPark, timeoutMarker, waitingRecord } from '../../../nodes/waiting/callbackWait';
+import {
+	batchTimeoutMarker,
+	callbackRefusal,
+	firstPhaseDeadline,
+	readFirstPhaseMs,
+	shouldPark,
+	timeoutMarker,
+	waitingRecord,
+} from '../../../nodes/waiting/callbackWait';
 import { hashCallbackToken, newCallbackToken } from '../../../nodes/callbacksOut/resumeCallbacks';
 import type { CrewStatus } from '../../../nodes/status/crewStatus';
 
@@ -6,7 +14,15 @@ const TOKEN = newCallbackToken();
 const AWAITED = { kickoffId: 'kick-1', tokenHash: hashCallbackToken(TOKEN) };
 
 function running(): CrewStatus {
-	return { kickoff_id: 'kick-1', state: 'running', result: null, result_json: null, error: null, task_id: null, response: {} };
+	return {
+		kickoff_id: 'kick-1',
+		state: 'running',
+		result: null,
+		result_json: null,
+		error: null,
+		task_id: null,
+		response: {},
+	};
 }
 
 describe('first phase', () => {
@@ -18,13 +34,30 @@ describe('first phase', () => {
 
 	it('parks only a batch with a crew still running, before the timeout', () => {
 		const waitTill = 100_000;
-		const completed = { kind: 'completed' as const, status: { ...running(), state: 'completed' as const } };
+		const completed = {
+			kind: 'completed' as const,
+			status: { ...running(), state: 'completed' as const },
+		};
 		expect(shouldPark([{ kind: 'running', lastStatus: running() }], 11_000, waitTill)).toBe(true);
 		expect(shouldPark([completed, { kind: 'running' }], 11_000, waitTill)).toBe(true);
 		expect(shouldPark([{ kind: 'running' }], waitTill, waitTill)).toBe(false);
-		expect(shouldPark([completed, { kind: 'failed', status: { ...running(), state: 'failed' } }], 11_000, waitTill)).toBe(false);
-		expect(shouldPark([{ kind: 'paused', status: { ...running(), state: 'paused' } }], 11_000, waitTill)).toBe(false);
-		expect(shouldPark([{ kind: 'error', error: new Error('401') }, { kind: 'timedOut' }], 11_000, waitTill)).toBe(false);
+		expect(
+			shouldPark(
+				[completed, { kind: 'failed', status: { ...running(), state: 'failed' } }],
+				11_000,
+				waitTill,
+			),
+		).toBe(false);
+		expect(
+			shouldPark([{ kind: 'paused', status: { ...running(), state: 'paused' } }], 11_000, waitTill),
+		).toBe(false);
+		expect(
+			shouldPark(
+				[{ kind: 'error', error: new Error('401') }, { kind: 'timedOut' }],
+				11_000,
+				waitTill,
+			),
+		).toBe(false);
 		expect(shouldPark([], 11_000, waitTill)).toBe(false);
 	});
 
@@ -43,9 +76,16 @@ describe('first phase', () => {
 describe('timeout marker', () => {
 	it('says what happened, what to do and which kickoff, and holds no token', () => {
 		const marker = timeoutMarker(AWAITED, 3_600_000);
-		expect(marker.message).toBe('The crew did not call back within 3600 seconds (kickoff ID kick-1)');
+		expect(marker.message).toBe(
+			'The crew did not call back within 3600 seconds (kickoff ID kick-1)',
+		);
 		expect(marker.description).toContain('Get Status operation and kickoff ID kick-1');
-		expect(marker.json).toEqual({ error: marker.message, description: marker.description, kickoff_id: 'kick-1', callback_token_sha256: AWAITED.tokenHash });
+		expect(marker.json).toEqual({
+			error: marker.message,
+			description: marker.description,
+			kickoff_id: 'kick-1',
+			callback_token_sha256: AWAITED.tokenHash,
+		});
 		expect(JSON.stringify(marker)).not.toContain(TOKEN);
 	});
 
@@ -61,9 +101,15 @@ describe('timeout marker', () => {
 });
 
 describe('batchTimeoutMarker', () => {
-	it('says the crew\'s end was not seen, how to read it, and holds only the token\'s hash', () => {
-		const marker = batchTimeoutMarker({ kickoffId: 'k9', tokenHash: hashCallbackToken('secret-token') }, 600_000, 50);
-		expect(marker.message).toBe('The 50 crews did not all end within 600 seconds; this crew\'s end was not seen (kickoff ID k9)');
+	it("says the crew's end was not seen, how to read it, and holds only the token's hash", () => {
+		const marker = batchTimeoutMarker(
+			{ kickoffId: 'k9', tokenHash: hashCallbackToken('secret-token') },
+			600_000,
+			50,
+		);
+		expect(marker.message).toBe(
+			"The 50 crews did not all end within 600 seconds; this crew's end was not seen (kickoff ID k9)",
+		);
 		expect(marker.description).toContain('Get Status operation and kickoff ID k9');
 		expect(JSON.stringify(marker)).not.toContain('secret-token');
 	});

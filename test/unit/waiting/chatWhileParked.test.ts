@@ -1,7 +1,7 @@
 import { chatWhileParked } from '../../../nodes/waiting/chatWhileParked';
 
 describe('chatWhileParked', () => {
-	it('is a text n8n\'s chat widget reads as a message that keeps its send button off, naming the crew', () => {
+	it("is a text n8n's chat widget reads as a message that keeps its send button off, naming the crew", () => {
 		const message = JSON.parse(chatWhileParked(['97eba64f-958c-40a0-b61c-625fe635a3c0']));
 		expect(message).toEqual({
 			type: 'with-buttons',
@@ -12,6 +12,8 @@ describe('chatWhileParked', () => {
 	});
 
 	it('counts the crews of a batch', () => {
-		expect(JSON.parse(chatWhileParked(['a', 'b', 'c'])).text).toMatch(/^The 3 crews are working on it\./);
+		expect(JSON.parse(chatWhileParked(['a', 'b', 'c'])).text).toMatch(
+			/^The 3 crews are working on it\./,
+		);
 	});
 });

@@ -1,4 +1,9 @@
-import { createPollPolicy, nextPollDelay, retryDelay, statusReadTimeout } from '../../../nodes/waiting/pollPolicy';
+import {
+	createPollPolicy,
+	nextPollDelay,
+	retryDelay,
+	statusReadTimeout,
+} from '../../../nodes/waiting/pollPolicy';
 
 describe('nextPollDelay', () => {
 	const policy = createPollPolicy(2_000);
@@ -15,7 +20,7 @@ describe('nextPollDelay', () => {
 		expect(nextPollDelay(policy, 3_600_000)).toBe(30_000);
 	});
 
-	it('notices any crew\'s end within 5% of its run time once past the interval, and a 1 h crew costs under 200 reads', () => {
+	it("notices any crew's end within 5% of its run time once past the interval, and a 1 h crew costs under 200 reads", () => {
 		for (const runMs of [40_000, 60_000, 61_234, 600_000, 3_600_000]) {
 			let readAt = 0;
 			let reads = 0;
@@ -39,7 +44,9 @@ describe('retryDelay', () => {
 	const policy = createPollPolicy(1_000);
 
 	it('doubles per consecutive failure, capped', () => {
-		expect([1, 2, 3, 4].map((failures) => retryDelay(policy, failures))).toEqual([1_000, 2_000, 4_000, 8_000]);
+		expect([1, 2, 3, 4].map((failures) => retryDelay(policy, failures))).toEqual([
+			1_000, 2_000, 4_000, 8_000,
+		]);
 		expect(retryDelay(policy, 20)).toBe(30_000);
 	});
 

@@ -14,7 +14,11 @@ export interface OperationEntry extends INodePropertyOptions {
  * package's tests lint the Crew node's description as n8n loads it instead
  * (test/package/descriptionLint.test.ts).
  */
-export function operationMenu(resource: CrewResource, entries: OperationEntry[], defaultOperation: CrewOperation): INodeProperties {
+export function operationMenu(
+	resource: CrewResource,
+	entries: OperationEntry[],
+	defaultOperation: CrewOperation,
+): INodeProperties {
 	return {
 		displayName: 'Operation',
 		name: 'operation',

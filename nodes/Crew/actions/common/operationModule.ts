@@ -4,10 +4,21 @@ import type { OperationTools } from '../../../execution/operationTools';
 import type { ItemOutcome } from '../../../itemResults/outputItems';
 
 /** An operation run item by item: one item's output, or it throws that item's error. */
-export type PerItemExecute = (this: IExecuteFunctions, itemIndex: number, tools: OperationTools) => Promise<IDataObject>;
+export type PerItemExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	tools: OperationTools,
+) => Promise<IDataObject>;
 
-/** An operation that sees the whole batch at once (Kickoff and Wait): one outcome per item, in order. */
-export type BatchExecute = (this: IExecuteFunctions, itemCount: number, tools: OperationTools) => Promise<ItemOutcome[]>;
+/**
+ * An operation that sees the whole batch at once (Kickoff and Wait): one outcome per item, in
+ * order.
+ */
+export type BatchExecute = (
+	this: IExecuteFunctions,
+	itemCount: number,
+	tools: OperationTools,
+) => Promise<ItemOutcome[]>;
 
 /**
  * What an operation module gives the router: `executeBatch` when the operation

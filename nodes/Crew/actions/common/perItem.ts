@@ -9,7 +9,12 @@ import type { PerItemExecute } from './operationModule';
  * Items one after another, in order. Without Continue On Fail the first error
  * stops the node, so no further crew is started after one that failed.
  */
-export async function runPerItem(context: IExecuteFunctions, itemCount: number, execute: PerItemExecute, tools: OperationTools): Promise<ItemOutcome[]> {
+export async function runPerItem(
+	context: IExecuteFunctions,
+	itemCount: number,
+	execute: PerItemExecute,
+	tools: OperationTools,
+): Promise<ItemOutcome[]> {
 	const outcomes: ItemOutcome[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {

@@ -10,7 +10,12 @@ export const description: INodeProperties[] = [
 	operationMenu(
 		'conversation',
 		[
-			{ name: 'Send Message', value: 'sendMessage', description: 'Send one message to a conversational flow and return its reply', action: 'Send a message to a conversational flow' },
+			{
+				name: 'Send Message',
+				value: 'sendMessage',
+				description: 'Send one message to a conversational flow and return its reply',
+				action: 'Send a message to a conversational flow',
+			},
 		],
 		'sendMessage',
 	),
@@ -18,4 +23,6 @@ export const description: INodeProperties[] = [
 ];
 
 /** Each operation by its value, for the router to look up. */
-export const operations = { sendMessage } satisfies Partial<Record<CrewOperation, CrewOperationModule>>;
+export const operations = { sendMessage } satisfies Partial<
+	Record<CrewOperation, CrewOperationModule>
+>;

@@ -24,7 +24,10 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
  */
 export const FLOW_SESSION_FIELD = 'flow_session_id';
 
-/** The Message field: one for a workflow's message and one, shown only when the node is a tool, for the model's. */
+/**
+ * The Message field: one for a workflow's message and one, shown only when the node is a tool, for
+ * the model's.
+ */
 function messageField(asTool: boolean, defaultValue: string, description: string): INodeProperties {
 	return {
 		displayName: 'Message',
@@ -39,12 +42,21 @@ function messageField(asTool: boolean, defaultValue: string, description: string
 }
 
 export const description: INodeProperties[] = [
-	messageField(false, '={{ $json.chatInput }}', 'The person\'s message. The default is what n8n\'s Chat Trigger receives.'),
+	messageField(
+		false,
+		'={{ $json.chatInput }}',
+		"The person's message. The default is what n8n's Chat Trigger receives.",
+	),
 	// As a tool the model writes the message (n8n-core builds the tool's parameters from $fromAI).
-	messageField(true, "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('message', 'The message to send to the conversational flow', 'string') }}", 'The message the model sends to the flow'),
+	messageField(
+		true,
+		"={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('message', 'The message to send to the conversational flow', 'string') }}",
+		'The message the model sends to the flow',
+	),
 	{
 		// n8n 2.x's queue-mode workers (n8n Cloud runs on workers) start an execution without the
-		// static data, so every message would start a new flow session unless the workflow keeps the ID.
+		// static data, so every message would start a new flow session unless the workflow keeps the
+		// ID.
 		displayName:
 			'In queue mode on n8n 2.x and on n8n Cloud, n8n does not give the node back the flow sessions it remembers: keep the output\'s flow_session_id per chat session (e.g. in a Data Table) and pass it back in Options → Flow Session ID, as the example in the <a href="https://github.com/n8n-nodes-crewai/n8n-nodes-crewai/blob/main/docs/chat.md#queue-mode-and-n8n-cloud" target="_blank">chat guide</a> does',
 		name: 'queueModeNotice',
@@ -58,7 +70,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.sessionId }}',
 		description:
-			'Messages with the same key go to the same flow session, which holds the conversation\'s history. The default is the Chat Trigger\'s chat session. The node remembers each key\'s session in the workflow\'s static data (not in queue mode on n8n 2.x or on n8n Cloud: see the notice above); the output\'s flow_session_id lets a workflow keep it itself.',
+			"Messages with the same key go to the same flow session, which holds the conversation's history. The default is the Chat Trigger's chat session. The node remembers each key's session in the workflow's static data (not in queue mode on n8n 2.x or on n8n Cloud: see the notice above); the output's flow_session_id lets a workflow keep it itself.",
 		displayOptions: { show },
 	},
 	{
@@ -84,27 +96,38 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_TIMEOUT_SECONDS,
-				description: 'How long to wait for the flow\'s reply. The turn goes on after a timeout; the output of a later message, or the flow session\'s history, shows its reply.',
+				description:
+					"How long to wait for the flow's reply. The turn goes on after a timeout; the output of a later message, or the flow session's history, shows its reply.",
 			},
 		],
 	},
 ];
 
-
 function readMessage(context: IExecuteFunctions, itemIndex: number): string {
 	const value = context.getNodeParameter('message', itemIndex, '') as unknown;
-	const message = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+	const message =
+		typeof value === 'string'
+			? value
+			: value === undefined || value === null
+				? ''
+				: JSON.stringify(value);
 	if (message.trim() === '') {
 		throw new NodeOperationError(context.getNode(), 'Message is empty', {
 			itemIndex,
-			description: 'Set Message to the text to send, e.g. {{ $json.chatInput }} after a Chat Trigger. Nothing was sent.',
+			description:
+				'Set Message to the text to send, e.g. {{ $json.chatInput }} after a Chat Trigger. Nothing was sent.',
 		});
 	}
 	if (message.length > MAX_MESSAGE_LENGTH) {
-		throw new NodeOperationError(context.getNode(), `Message is ${message.length} characters long; the limit is ${MAX_MESSAGE_LENGTH}`, {
-			itemIndex,
-			description: 'Shorten the message (the vendor\'s chat client caps it at 32,000 characters). Nothing was sent.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Message is ${message.length} characters long; the limit is ${MAX_MESSAGE_LENGTH}`,
+			{
+				itemIndex,
+				description:
+					"Shorten the message (the vendor's chat client caps it at 32,000 characters). Nothing was sent.",
+			},
+		);
 	}
 	return message;
 }
@@ -115,11 +138,19 @@ function readMessage(context: IExecuteFunctions, itemIndex: number): string {
  * else the one remembered for its key, else a new one; the turn streams its
  * text when n8n streams the execution.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	tools: OperationTools,
+): Promise<IDataObject> {
 	const message = readMessage(this, itemIndex);
-	const options = this.getNodeParameter('conversationOptions', itemIndex, {}) as { flowSessionId?: string; timeout?: number };
+	const options = this.getNodeParameter('conversationOptions', itemIndex, {}) as {
+		flowSessionId?: string;
+		timeout?: number;
+	};
 	const keyValue = this.getNodeParameter('conversationKey', itemIndex, '') as unknown;
-	const conversationKey = typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue).trim() : '';
+	const conversationKey =
+		typeof keyValue === 'string' || typeof keyValue === 'number' ? String(keyValue).trim() : '';
 	const givenSession = String(options.flowSessionId ?? '').trim();
 	const forTool = runsAsTool(this);
 	if (conversationKey === '' && givenSession === '' && !forTool) {
@@ -129,7 +160,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 				'Set Conversation Key to what tells conversations apart, e.g. {{ $json.sessionId }} after a Chat Trigger, or give the Flow Session ID option. Without either, the flow would forget the conversation. Nothing was sent.',
 		});
 	}
-	const timeoutSeconds = options.timeout && options.timeout > 0 ? options.timeout : DEFAULT_TIMEOUT_SECONDS;
+	const timeoutSeconds =
+		options.timeout && options.timeout > 0 ? options.timeout : DEFAULT_TIMEOUT_SECONDS;
 	const connection = await getCrewConnection(this, itemIndex);
 	await checkConversational(this, connection, itemIndex, tools);
 
@@ -137,10 +169,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	// (docs/development.md, "Where a conversation's flow session is kept").
 	const staticData = this.getWorkflowStaticData('node');
 	const remembers = givenSession === '' && conversationKey !== '';
-	const remembered = remembers ? findSession(staticData, conversationKey, connection.baseUrl) : undefined;
-	let sessionId = givenSession !== '' ? givenSession : (remembered ?? (await startSession(this, connection, itemIndex)));
+	const remembered = remembers
+		? findSession(staticData, conversationKey, connection.baseUrl)
+		: undefined;
+	let sessionId =
+		givenSession !== ''
+			? givenSession
+			: (remembered ?? (await startSession(this, connection, itemIndex)));
 	const remember = () => {
-		if (remembers) keepSession(staticData, conversationKey, { sessionId, baseUrl: connection.baseUrl, usedAt: tools.now() });
+		if (remembers)
+			keepSession(staticData, conversationKey, {
+				sessionId,
+				baseUrl: connection.baseUrl,
+				usedAt: tools.now(),
+			});
 	};
 	remember();
 
@@ -151,7 +193,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		await stream.text(text);
 	};
 	const deadline = tools.now() + timeoutSeconds * 1000;
-	// What an earlier try of this execution sent: a repeated execution is known by the execution, not by the message's text.
+	// What an earlier try of this execution sent: a repeated execution is known by the execution, not
+	// by the message's text.
 	const memory = turnMemoryOf(this, itemIndex);
 	const turn = async () =>
 		await runTurn(chatRequests(this, connection, sessionId, message, tools), message, {
@@ -159,11 +202,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 			clock: tools,
 			onText,
 			sentEarlier: memory && sentEarlier(memory.nodeContext, memory.key, sessionId),
-			onSending: memory ? (sent) => rememberSending(memory.nodeContext, memory.key, sessionId, sent) : undefined,
+			onSending: memory
+				? (sent) => rememberSending(memory.nodeContext, memory.key, sessionId, sent)
+				: undefined,
 		});
 	let outcome = await turn();
 	const known = remembered !== undefined || givenSession !== '';
-	if (known && outcome.kind === 'refused' && outcome.step === 'history' && outcome.answer.kind === 'http' && outcome.answer.statusCode === 404) {
+	if (
+		known &&
+		outcome.kind === 'refused' &&
+		outcome.step === 'history' &&
+		outcome.answer.kind === 'http' &&
+		outcome.answer.statusCode === 404
+	) {
 		// The flow no longer knows the session, remembered or kept by the workflow (nothing was sent to
 		// it): the conversation starts anew, and the output's flow_session_id names the new session.
 		sessionId = await startSession(this, connection, itemIndex);
@@ -175,9 +226,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 		// worker) told the person nothing yet: the reply from the history is told whole.
 		if (!told) await stream.text(outcome.reply);
 		await stream.end();
-		return { output: outcome.reply, [FLOW_SESSION_FIELD]: sessionId, frame_count: outcome.frameCount };
+		return {
+			output: outcome.reply,
+			[FLOW_SESSION_FIELD]: sessionId,
+			frame_count: outcome.frameCount,
+		};
 	}
-	const error = outcomeError(this.getNode(), connection, outcome, itemIndex, sessionId, timeoutSeconds);
+	const error = outcomeError(
+		this.getNode(),
+		connection,
+		outcome,
+		itemIndex,
+		sessionId,
+		timeoutSeconds,
+	);
 	await stream.end(`${error.message}\n`);
 	throw error;
 }

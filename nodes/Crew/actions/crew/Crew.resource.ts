@@ -18,12 +18,42 @@ export const description: INodeProperties[] = [
 	operationMenu(
 		'crew',
 		[
-			{ name: 'Get Inputs', value: 'getInputs', description: 'List the inputs the crew expects', action: 'Get the inputs of a crew' },
-			{ name: 'Get Status', value: 'getStatus', description: 'Read the state and, once finished, the result of a kickoff', action: 'Get the status of a kickoff' },
-			{ name: 'Kickoff', value: 'kickoff', description: 'Start the crew and return its kickoff ID at once', action: 'Kick off a crew' },
-			{ name: 'Kickoff and Wait', value: 'kickoffAndWait', description: 'Start the crew for every item and wait for the results', action: 'Kick off a crew and wait for the result' },
-			{ name: 'Resume', value: 'resume', description: 'Approve or reject the task a crew paused on for human input', action: 'Resume a crew paused for human input' },
-			{ name: 'Stop', value: 'stop', description: 'Stop a running crew or flow, so it spends nothing more', action: 'Stop a running crew' },
+			{
+				name: 'Get Inputs',
+				value: 'getInputs',
+				description: 'List the inputs the crew expects',
+				action: 'Get the inputs of a crew',
+			},
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				description: 'Read the state and, once finished, the result of a kickoff',
+				action: 'Get the status of a kickoff',
+			},
+			{
+				name: 'Kickoff',
+				value: 'kickoff',
+				description: 'Start the crew and return its kickoff ID at once',
+				action: 'Kick off a crew',
+			},
+			{
+				name: 'Kickoff and Wait',
+				value: 'kickoffAndWait',
+				description: 'Start the crew for every item and wait for the results',
+				action: 'Kick off a crew and wait for the result',
+			},
+			{
+				name: 'Resume',
+				value: 'resume',
+				description: 'Approve or reject the task a crew paused on for human input',
+				action: 'Resume a crew paused for human input',
+			},
+			{
+				name: 'Stop',
+				value: 'stop',
+				description: 'Stop a running crew or flow, so it spends nothing more',
+				action: 'Stop a running crew',
+			},
 		],
 		'kickoffAndWait',
 	),
@@ -39,4 +69,11 @@ export const description: INodeProperties[] = [
 ];
 
 /** Each operation by its value, for the router to look up. */
-export const operations = { getInputs, getStatus, kickoff, kickoffAndWait, resume, stop } satisfies Partial<Record<CrewOperation, CrewOperationModule>>;
+export const operations = {
+	getInputs,
+	getStatus,
+	kickoff,
+	kickoffAndWait,
+	resume,
+	stop,
+} satisfies Partial<Record<CrewOperation, CrewOperationModule>>;

@@ -11,7 +11,11 @@ import { deploymentOf } from '../../../kickoff/deployment';
 
 export const description: INodeProperties[] = [kickoffIdField('getStatus')];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	tools: OperationTools,
+): Promise<IDataObject> {
 	const kickoffId = readKickoffId(this, itemIndex, 'getStatus');
 	const connection = await getCrewConnection(this, itemIndex);
 	const answer = await retryPassingFailures(
@@ -29,7 +33,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 	}
 	const status = readCrewStatus(kickoffId, answer.body, await deploymentOf(this, tools));
 	if (status.state === 'not_found') {
-		throw notFoundStatusError(this.getNode(), { action: 'getStatus', itemIndex, kickoffId, baseUrl: connection.baseUrl });
+		throw notFoundStatusError(this.getNode(), {
+			action: 'getStatus',
+			itemIndex,
+			kickoffId,
+			baseUrl: connection.baseUrl,
+		});
 	}
 	return status;
 }

@@ -12,15 +12,35 @@ import { runPerItem } from '../common/perItem';
 
 export const description: INodeProperties[] = [startingOptions('kickoff')];
 
-/** Each item's kickoff, one after another; a retry gives an item an earlier try started that kickoff again, with no second one. */
-export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	return await withTries(this, 'kickoff', tools.now, async (tries) =>
-		await runPerItem(this, itemCount, async function (this: IExecuteFunctions, itemIndex: number) {
-			const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
-			const files = await readItemFiles(this, itemIndex);
-			const connection = await getCrewConnection(this, itemIndex);
-			const started = await tries.send(itemIndex, {}, async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files));
-			return { ...(started.answer ?? {}), kickoff_id: started.kickoffId };
-		}, tools),
+/**
+ * Each item's kickoff, one after another; a retry gives an item an earlier try started that kickoff
+ * again, with no second one.
+ */
+export async function executeBatch(
+	this: IExecuteFunctions,
+	itemCount: number,
+	tools: OperationTools,
+): Promise<ItemOutcome[]> {
+	return await withTries(
+		this,
+		'kickoff',
+		tools.now,
+		async (tries) =>
+			await runPerItem(
+				this,
+				itemCount,
+				async function (this: IExecuteFunctions, itemIndex: number) {
+					const body = await readKickoffBody(this, itemIndex, await deploymentOf(this, tools));
+					const files = await readItemFiles(this, itemIndex);
+					const connection = await getCrewConnection(this, itemIndex);
+					const started = await tries.send(
+						itemIndex,
+						{},
+						async () => await startCrew(this, connection, itemIndex, body, tools.sleep, files),
+					);
+					return { ...(started.answer ?? {}), kickoff_id: started.kickoffId };
+				},
+				tools,
+			),
 	);
 }

@@ -10,7 +10,12 @@ import { withTries } from '../../../retryOnFail/triesMemory';
 import type { Tries } from '../../../retryOnFail/triesMemory';
 import { startItemKickoff } from './itemKickoff';
 import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCallback';
-import { DEFAULT_MAX_CONCURRENT_KICKOFFS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS, readWaitSettings } from '../../../waiting/batchWait';
+import {
+	DEFAULT_MAX_CONCURRENT_KICKOFFS,
+	DEFAULT_TIMEOUT_SECONDS,
+	MAX_TIMEOUT_SECONDS,
+	readWaitSettings,
+} from '../../../waiting/batchWait';
 import { waitByPolling } from '../../../waiting/pollingWait';
 import { pollIntervalField, timeoutField } from '../descriptions/wait.description';
 import type { WaitOptions } from '../../../waiting/batchWait';
@@ -30,7 +35,8 @@ export const description: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 100 },
 			default: DEFAULT_MAX_CONCURRENT_KICKOFFS,
-			description: 'How many kickoff requests are in flight at once when there are many items. The crews themselves all run at the same time.',
+			description:
+				'How many kickoff requests are in flight at once when there are many items. The crews themselves all run at the same time.',
 		},
 		pollIntervalField(),
 		timeoutField(
@@ -47,25 +53,68 @@ export const description: INodeProperties[] = [
  * crews' status, until each has finished, failed, or the one deadline has passed. Either way
  * a retry waits on the crews an earlier try started rather than starting them again.
  */
-export async function executeBatch(this: IExecuteFunctions, itemCount: number, tools: OperationTools): Promise<ItemOutcome[]> {
-	return await withTries(this, 'kickoff', tools.now, async (tries) => await kickoffAndWait(this, itemCount, tools, tries));
+export async function executeBatch(
+	this: IExecuteFunctions,
+	itemCount: number,
+	tools: OperationTools,
+): Promise<ItemOutcome[]> {
+	return await withTries(
+		this,
+		'kickoff',
+		tools.now,
+		async (tries) => await kickoffAndWait(this, itemCount, tools, tries),
+	);
 }
 
-async function kickoffAndWait(context: IExecuteFunctions, itemCount: number, tools: OperationTools, tries: Tries): Promise<ItemOutcome[]> {
+async function kickoffAndWait(
+	context: IExecuteFunctions,
+	itemCount: number,
+	tools: OperationTools,
+	tries: Tries,
+): Promise<ItemOutcome[]> {
 	const startedAt = tools.now();
-	const options = context.getNodeParameter('options', 0, {}) as WaitOptions & StopOptions & { firstPhase?: unknown };
+	const options = context.getNodeParameter('options', 0, {}) as WaitOptions &
+		StopOptions & { firstPhase?: unknown };
 	const settings = readWaitSettings(options);
 	const stopping = readStopSettings(options, context.getNode().typeVersion);
-	const callback = context.getNodeParameter('waitBy', 0, 'polling') === 'callback' ? prepareCallbackWait(context, itemCount) : undefined;
+	const callback =
+		context.getNodeParameter('waitBy', 0, 'polling') === 'callback'
+			? prepareCallbackWait(context, itemCount)
+			: undefined;
 	if (callback && 'outcomes' in callback) return callback.outcomes;
 	const resumeUrl = callback?.resumeUrl;
 
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
 	const run = { sender: kickoffSender(context, stopping), tries, resumeUrl };
-	const kickoffs = await mapWithConcurrency(itemIndexes, settings.maxConcurrentKickoffs, async (itemIndex) => await startItemKickoff(context, itemIndex, tools, run));
+	const kickoffs = await mapWithConcurrency(
+		itemIndexes,
+		settings.maxConcurrentKickoffs,
+		async (itemIndex) => await startItemKickoff(context, itemIndex, tools, run),
+	);
 
 	// Known once a crew has started: its kickoff needed it (no second request).
-	const deployment = kickoffs.some((result) => result.kind === 'started') ? await deploymentOf(context, tools) : 'crew';
-	if (resumeUrl !== undefined) return await waitByCallback(context, kickoffs, { settings, stopping, startedAt, firstPhase: options.firstPhase, resumeUrl, deployment }, tools, tries);
-	return await waitByPolling(context, kickoffs, { settings, stopping, deadline: startedAt + settings.timeoutMs, deployment, progress: liveProgress(context) }, tools, tries);
+	const deployment = kickoffs.some((result) => result.kind === 'started')
+		? await deploymentOf(context, tools)
+		: 'crew';
+	if (resumeUrl !== undefined)
+		return await waitByCallback(
+			context,
+			kickoffs,
+			{ settings, stopping, startedAt, firstPhase: options.firstPhase, resumeUrl, deployment },
+			tools,
+			tries,
+		);
+	return await waitByPolling(
+		context,
+		kickoffs,
+		{
+			settings,
+			stopping,
+			deadline: startedAt + settings.timeoutMs,
+			deployment,
+			progress: liveProgress(context),
+		},
+		tools,
+		tries,
+	);
 }

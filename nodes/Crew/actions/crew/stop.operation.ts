@@ -2,7 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { readStopAnswer } from '../../../stop/stopAnswer';
 import { getCrewConnection } from '../../../transport';
-import { crewAnswerError, stopNotFoundError, stopUnavailableError } from '../../../transport/crewErrors';
+import {
+	crewAnswerError,
+	stopNotFoundError,
+	stopUnavailableError,
+} from '../../../transport/crewErrors';
 import { readServiceMessage } from '../../../transport/serviceMessage';
 import { requestStop } from '../../../stop/stopRun';
 import { kickoffIdField, readKickoffId } from '../common/kickoffId';
@@ -19,13 +23,21 @@ export const description: INodeProperties[] = [kickoffIdField('stop')];
  * has not registered yet, and one stop would leave it running. Only then is it the
  * not-found error. A deployment without the route (the bare 404) is told at once.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, tools: OperationTools): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	tools: OperationTools,
+): Promise<IDataObject> {
 	const kickoffId = readKickoffId(this, itemIndex, 'stop');
 	const connection = await getCrewConnection(this, itemIndex);
 	let answer = await requestStop(this, connection, kickoffId, tools.sleep);
 	const firstNotFoundAt = tools.now();
 	let askedForMs: number | undefined;
-	for (let attempt = 1; answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun'; attempt++) {
+	for (
+		let attempt = 1;
+		answer.kind === 'http' && readStopAnswer(answer.statusCode, answer.body).kind === 'unknownRun';
+		attempt++
+	) {
 		const pause = nextStopRetry(attempt, firstNotFoundAt, tools.now());
 		if (pause === undefined) askedForMs = tools.now() - firstNotFoundAt;
 		if (pause === undefined || tools.isCancelled()) break;
@@ -47,7 +59,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, tools:
 				message: `The run had already ended (${verdict.serviceState}), so there was nothing to stop. Get Status with this kickoff ID gives its record.`,
 			};
 		case 'unknownRun':
-			throw stopNotFoundError(this.getNode(), { ...context, askedForMs }, readServiceMessage(answer.body));
+			throw stopNotFoundError(
+				this.getNode(),
+				{ ...context, askedForMs },
+				readServiceMessage(answer.body),
+			);
 		case 'noRoute':
 			throw stopUnavailableError(this.getNode(), context, answer.statusCode);
 		case 'refused':

@@ -1,7 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { STARTING_OPERATIONS } from './inputs.description';
-import { beforeVersion, fromVersion, HUMAN_IN_THE_LOOP_VERSION } from '../../../versions/crewVersions';
+import {
+	beforeVersion,
+	fromVersion,
+	HUMAN_IN_THE_LOOP_VERSION,
+} from '../../../versions/crewVersions';
 
 const fieldName: INodeProperties = {
 	displayName: 'File Field Name',
@@ -9,35 +13,40 @@ const fieldName: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. document',
-	description: 'The name of the crew\'s file input (a flow\'s file-typed state field) this file is for',
+	description:
+		"The name of the crew's file input (a flow's file-typed state field) this file is for",
 };
 
 const sendFilesModes = [
 	{
 		name: 'With the Kickoff',
 		value: 'multipart',
-		description: 'The files travel in the kickoff request itself (multipart/form-data), as the service recommends',
+		description:
+			'The files travel in the kickoff request itself (multipart/form-data), as the service recommends',
 	},
 	{
 		name: 'Upload First',
 		value: 'upload',
-		description: 'Each file is uploaded to the service (POST /files) first; the kickoff then names the uploads',
+		description:
+			'Each file is uploaded to the service (POST /files) first; the kickoff then names the uploads',
 	},
 	{
 		name: 'File URLs',
 		value: 'urls',
-		description: 'The kickoff names files already hosted elsewhere by their URLs; the service downloads them',
+		description:
+			'The kickoff names files already hosted elsewhere by their URLs; the service downloads them',
 	},
 ];
 
 const starting = { operation: STARTING_OPERATIONS };
 
 /**
- * Files to send with the kickoff: from the item's binary data, or as URLs of files hosted elsewhere.
- * From node version 1.5 a switch, off until turned on (as n8n's HTTP Request does with Send Body),
- * with How to Send beside it; earlier versions open with How to Send as "Send Files" and an empty
- * Files list, as they were saved. Either way the mode is the parameter `sendFiles`, and a Files
- * list the panel hides is not stored, so the reading (itemFiles.ts) is the same for every version.
+ * Files to send with the kickoff: from the item's binary data, or as URLs of files hosted
+ * elsewhere. From node version 1.5 a switch, off until turned on (as n8n's HTTP Request does with
+ * Send Body), with How to Send beside it; earlier versions open with How to Send as "Send Files"
+ * and an empty Files list, as they were saved. Either way the mode is the parameter `sendFiles`,
+ * and a Files list the panel hides is not stored, so the reading (itemFiles.ts) is the same for
+ * every version.
  */
 export const filesFields: INodeProperties[] = [
 	{
@@ -46,7 +55,8 @@ export const filesFields: INodeProperties[] = [
 		type: 'boolean',
 		noDataExpression: true,
 		default: false,
-		description: 'Whether to send files with the kickoff: from the item\'s binary data, or as URLs the service downloads',
+		description:
+			"Whether to send files with the kickoff: from the item's binary data, or as URLs the service downloads",
 		displayOptions: { show: { ...starting, '@version': [fromVersion(HUMAN_IN_THE_LOOP_VERSION)] } },
 	},
 	{
@@ -57,7 +67,13 @@ export const filesFields: INodeProperties[] = [
 		options: sendFilesModes,
 		default: 'multipart',
 		description: 'How the files reach the crew',
-		displayOptions: { show: { ...starting, withFiles: [true], '@version': [fromVersion(HUMAN_IN_THE_LOOP_VERSION)] } },
+		displayOptions: {
+			show: {
+				...starting,
+				withFiles: [true],
+				'@version': [fromVersion(HUMAN_IN_THE_LOOP_VERSION)],
+			},
+		},
 	},
 	{
 		displayName: 'Send Files',
@@ -67,7 +83,9 @@ export const filesFields: INodeProperties[] = [
 		options: sendFilesModes,
 		default: 'multipart',
 		description: 'How files reach the crew. Only used when Files lists any.',
-		displayOptions: { show: { ...starting, '@version': [beforeVersion(HUMAN_IN_THE_LOOP_VERSION)] } },
+		displayOptions: {
+			show: { ...starting, '@version': [beforeVersion(HUMAN_IN_THE_LOOP_VERSION)] },
+		},
 	},
 	{
 		displayName: 'Files',
@@ -76,7 +94,7 @@ export const filesFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add File',
 		default: {},
-		description: 'Files from the item\'s binary data, each for one of the crew\'s file inputs',
+		description: "Files from the item's binary data, each for one of the crew's file inputs",
 		displayOptions: { show: { ...starting, sendFiles: ['multipart', 'upload'] } },
 		options: [
 			{
@@ -102,7 +120,7 @@ export const filesFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add File URL',
 		default: {},
-		description: 'Files the service downloads, each for one of the crew\'s file inputs',
+		description: "Files the service downloads, each for one of the crew's file inputs",
 		displayOptions: { show: { ...starting, sendFiles: ['urls'] } },
 		options: [
 			{

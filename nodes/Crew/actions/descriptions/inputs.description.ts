@@ -6,7 +6,8 @@ import { callbackOptions } from './callbacks.description';
 export const STARTING_OPERATIONS = ['kickoff', 'kickoffAndWait'];
 
 /** Shown in place of the input fields when the crew lists none. */
-export const NO_INPUTS_NOTICE = 'The crew lists no inputs. It can still be started, with no inputs.';
+export const NO_INPUTS_NOTICE =
+	'The crew lists no inputs. It can still be started, with no inputs.';
 
 /** How the inputs are given, then the inputs themselves in either mode. */
 export const inputsFields: INodeProperties[] = [
@@ -74,7 +75,8 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://example.com/webhook/crew-finished',
-		description: 'URL the service calls once the whole crew has finished, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait reads the result without it.',
+		description:
+			"URL the service calls once the whole crew has finished, e.g. a Crew Trigger's production URL. Only for callbacks: Kickoff and Wait reads the result without it.",
 	},
 	{
 		displayName: 'Step Webhook URL',
@@ -82,7 +84,8 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://example.com/webhook/crew-step',
-		description: 'URL the service calls after each step an agent takes, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait does not need it.',
+		description:
+			"URL the service calls after each step an agent takes, e.g. a Crew Trigger's production URL. Only for callbacks: Kickoff and Wait does not need it.",
 	},
 	{
 		displayName: 'Task Webhook URL',
@@ -90,7 +93,8 @@ export const webhookUrlOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://example.com/webhook/crew-task',
-		description: 'URL the service calls as each task finishes, e.g. a Crew Trigger\'s production URL. Only for callbacks: Kickoff and Wait does not need it.',
+		description:
+			"URL the service calls as each task finishes, e.g. a Crew Trigger's production URL. Only for callbacks: Kickoff and Wait does not need it.",
 	},
 ];
 
@@ -104,14 +108,16 @@ const kickoffOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 1800 },
 		default: 300,
-		description: 'How long to wait for the service to answer the kickoff request. A deployment that was idle can take minutes to answer its first call. A kickoff that times out may still have started its crew, and is never sent again.',
+		description:
+			'How long to wait for the service to answer the kickoff request. A deployment that was idle can take minutes to answer its first call. A kickoff that times out may still have started its crew, and is never sent again.',
 	},
 	{
 		displayName: 'Meta',
 		name: 'meta',
 		type: 'json',
 		default: '{}',
-		description: 'A JSON object the service stores with the kickoff and echoes in every webhook call, e.g. to tell runs apart',
+		description:
+			'A JSON object the service stores with the kickoff and echoes in every webhook call, e.g. to tell runs apart',
 	},
 	{
 		displayName: 'Restore From State ID',
@@ -128,14 +134,19 @@ const kickoffOptions: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { password: true },
 		default: '',
-		description: 'A secret the Crew Trigger checks, so that it accepts only calls from your own kickoffs. Sent in meta.webhook_secret, which the service echoes in every webhook call.',
-		// Kept for workflows made with the unpublished 0.1.0 (node version 1); newer nodes take it from the Crew API credential's Legacy Webhook Secret.
+		description:
+			'A secret the Crew Trigger checks, so that it accepts only calls from your own kickoffs. Sent in meta.webhook_secret, which the service echoes in every webhook call.',
+		// Kept for workflows made with the unpublished 0.1.0 (node version 1); newer nodes take it from
+		// the Crew API credential's Legacy Webhook Secret.
 		displayOptions: { show: { '@version': [1] } },
 	},
 ];
 
 /** The Options collection of a starting operation: the kickoff options plus its own. */
-export function startingOptions(operation: string, ownOptions: INodeProperties[] = []): INodeProperties {
+export function startingOptions(
+	operation: string,
+	ownOptions: INodeProperties[] = [],
+): INodeProperties {
 	return optionsCollection(operation, [...kickoffOptions, ...ownOptions]);
 }
 

@@ -1,6 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from '../../../waiting/batchWait';
+import {
+	DEFAULT_POLL_INTERVAL_SECONDS,
+	DEFAULT_TIMEOUT_SECONDS,
+	MAX_TIMEOUT_SECONDS,
+} from '../../../waiting/batchWait';
 import { MAX_POLL_INTERVAL_MS } from '../../../waiting/pollPolicy';
 
 /**

@@ -10,7 +10,12 @@ export const description: INodeProperties[] = [
 	operationMenu(
 		'feedbackRequest',
 		[
-			{ name: 'Answer', value: 'answerFeedback', description: 'Answer the request by its callback URL, once', action: 'Answer a flow feedback request' },
+			{
+				name: 'Answer',
+				value: 'answerFeedback',
+				description: 'Answer the request by its callback URL, once',
+				action: 'Answer a flow feedback request',
+			},
 		],
 		'answerFeedback',
 	),
@@ -18,4 +23,6 @@ export const description: INodeProperties[] = [
 ];
 
 /** Each operation by its value, for the router to look up. */
-export const operations = { answerFeedback: answer } satisfies Partial<Record<CrewOperation, CrewOperationModule>>;
+export const operations = { answerFeedback: answer } satisfies Partial<
+	Record<CrewOperation, CrewOperationModule>
+>;

@@ -4,11 +4,21 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import type { OperationTools } from '../../../../../nodes/execution/operationTools';
 import { runPerItem } from '../../../../../nodes/Crew/actions/common/perItem';
 
-const node: INode = { id: '1', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion: 1.3, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Crew',
+	type: 'n8n-nodes-crewai.crew',
+	typeVersion: 1.3,
+	position: [0, 0],
+	parameters: {},
+};
 const tools: OperationTools = { now: () => 0, sleep: async () => {}, isCancelled: () => false };
 
 function contextWith(continueOnFail: boolean): IExecuteFunctions {
-	return { getNode: () => node, continueOnFail: () => continueOnFail } as unknown as IExecuteFunctions;
+	return {
+		getNode: () => node,
+		continueOnFail: () => continueOnFail,
+	} as unknown as IExecuteFunctions;
 }
 
 /** An operation that answers each item with its index, fails the items listed, and records which items it ran. */
@@ -30,7 +40,9 @@ describe('runPerItem', () => {
 
 	it('without Continue On Fail, stops at the first error: no later item runs', async () => {
 		const ran: number[] = [];
-		const error = await runPerItem(contextWith(false), 3, operationFailing([1], ran), tools).catch((thrown: unknown) => thrown);
+		const error = await runPerItem(contextWith(false), 3, operationFailing([1], ran), tools).catch(
+			(thrown: unknown) => thrown,
+		);
 		expect(ran).toEqual([0, 1]);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as NodeOperationError).context.itemIndex).toBe(1);

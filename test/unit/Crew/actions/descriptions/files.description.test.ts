@@ -9,8 +9,18 @@ const { description } = new Crew();
 
 /** What n8n keeps of a Crew node of `typeVersion` with `values` set: the parameters shown, with their defaults. */
 function stored(typeVersion: number, values: INodeParameters): INodeParameters {
-	const node = { id: 'n', name: 'Crew', type: 'n8n-nodes-crewai.crew', typeVersion, position: [0, 0] as [number, number], parameters: values };
-	return NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ?? {};
+	const node = {
+		id: 'n',
+		name: 'Crew',
+		type: 'n8n-nodes-crewai.crew',
+		typeVersion,
+		position: [0, 0] as [number, number],
+		parameters: values,
+	};
+	return (
+		NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ??
+		{}
+	);
 }
 
 describe('Send Files in the panel', () => {
@@ -25,8 +35,17 @@ describe('Send Files in the panel', () => {
 	});
 
 	it('from version 1.5, turned on, shows How to Send (With the Kickoff first) and the list it asks for', () => {
-		expect(stored(1.5, { resource: 'crew', operation: 'kickoff', withFiles: true })).toMatchObject({ withFiles: true, sendFiles: 'multipart', files: {} });
-		const urls = stored(1.5, { resource: 'crew', operation: 'kickoff', withFiles: true, sendFiles: 'urls' });
+		expect(stored(1.5, { resource: 'crew', operation: 'kickoff', withFiles: true })).toMatchObject({
+			withFiles: true,
+			sendFiles: 'multipart',
+			files: {},
+		});
+		const urls = stored(1.5, {
+			resource: 'crew',
+			operation: 'kickoff',
+			withFiles: true,
+			sendFiles: 'urls',
+		});
 		expect(urls).toMatchObject({ sendFiles: 'urls', fileUrls: {} });
 		expect(urls).not.toHaveProperty('files');
 	});
@@ -42,7 +61,9 @@ describe('Send Files in the panel', () => {
 	it('shows no file fields for the operations that start nothing', () => {
 		for (const operation of ['getStatus', 'resume', 'stop']) {
 			const parameters = stored(1.5, { resource: 'crew', operation });
-			expect(['withFiles', 'sendFiles', 'files', 'fileUrls'].filter((name) => name in parameters)).toEqual([]);
+			expect(
+				['withFiles', 'sendFiles', 'files', 'fileUrls'].filter((name) => name in parameters),
+			).toEqual([]);
 		}
 	});
 });
