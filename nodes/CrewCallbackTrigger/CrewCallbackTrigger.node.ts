@@ -17,6 +17,7 @@ import { receiveCall } from '../callbacksIn/receiveCall';
 import type { TriggerEvent } from '../callbacksIn/receiveCall';
 import { seenBefore } from '../callbacksIn/feedbackReplays';
 import { isPlainObject } from '../records/plainObject';
+import { legacyWebhookSecretField } from '../Crew/actions/descriptions/callbacks.description';
 
 const events: INodeProperties = {
 	displayName: 'Events',
@@ -86,16 +87,10 @@ const events: INodeProperties = {
  * The 0.1.0 parameter, shown and honoured only in nodes of that version; newer ones use the
  * credential's Legacy Webhook Secret.
  */
-const legacySecret: INodeProperties = {
-	displayName: 'Webhook Secret',
-	name: 'secret',
-	type: 'string',
-	typeOptions: { password: true },
-	default: '',
-	description:
-		"If set, only calls whose meta carries the same secret start the workflow; others are refused with 401. Set the same value in the Kickoff's Webhook Secret option. Newer versions of this node take it from the Crew API credential's Legacy Webhook Secret instead.",
-	displayOptions: { show: { '@version': [1] } },
-};
+const legacySecret = legacyWebhookSecretField(
+	'secret',
+	"If set, only calls whose meta carries the same secret start the workflow; others are refused with 401. Set the same value in the Kickoff's Webhook Secret option. Newer versions of this node take it from the Crew API credential's Legacy Webhook Secret instead.",
+);
 
 /**
  * The callback secrets of the Crew API credential the trigger selects, which calls are

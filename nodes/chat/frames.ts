@@ -18,6 +18,12 @@ export interface TurnFrame {
 
 const STREAM_ID = /^\d+-\d+$/;
 
+/** The frames that carry text, and the field of their data that holds it. */
+const TEXT_FIELDS: ReadonlyMap<string, string> = new Map([
+	['token', 'content'],
+	['llm_stream_chunk', 'chunk'],
+]);
+
 const firstString = (...values: unknown[]) =>
 	values.find((value): value is string => typeof value === 'string' && value.trim() !== '');
 
@@ -49,25 +55,14 @@ export function readFrame(event: SseEvent): TurnFrame {
 	const inner = body.data;
 	const innerObject = isPlainObject(inner) ? inner : {};
 	const frame: TurnFrame = { type, kind: 'other', ...(id !== undefined ? { id } : {}) };
-	if (type === 'token') {
-		const text =
-			typeof innerObject.content === 'string'
-				? innerObject.content
-				: typeof inner === 'string'
-					? inner
-					: undefined;
-		return text === undefined ? frame : { ...frame, kind: 'text', source: 'token', text };
-	}
-	if (type === 'llm_stream_chunk') {
-		const text =
-			typeof innerObject.chunk === 'string'
-				? innerObject.chunk
-				: typeof inner === 'string'
-					? inner
-					: undefined;
-		return text === undefined
-			? frame
-			: { ...frame, kind: 'text', source: 'llm_stream_chunk', text };
+	// A text frame's words: in its data's own field (`content` of a token, `chunk` of an LLM
+	// chunk), or the data itself when it is text.
+	const textField = TEXT_FIELDS.get(type);
+	if (textField !== undefined) {
+		const own = innerObject[textField];
+		const text = typeof own === 'string' ? own : typeof inner === 'string' ? inner : undefined;
+		const source = type as 'token' | 'llm_stream_chunk';
+		return text === undefined ? frame : { ...frame, kind: 'text', source, text };
 	}
 	if (type === 'turn_started') return { ...frame, kind: 'started' };
 	if (type === 'turn_completed') return { ...frame, kind: 'completed' };

@@ -4,7 +4,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { describeSize } from './kickoffFiles';
 import { isPlainObject } from '../records/plainObject';
 import type { CrewAnswer, HttpAnswer } from '../transport/answers';
-import { adviceFor } from '../transport/crewErrors';
+import { adviceFor } from '../transport/errorAdvice';
 import { scrubSecret } from '../transport/hiddenSecrets';
 import { readMissingInputs, readServiceMessage } from '../transport/serviceMessage';
 
@@ -56,6 +56,29 @@ export function isFilesRefusal(answer: HttpAnswer, request: FileRequest): boolea
 	);
 }
 
+/**
+ * A NodeApiError that says exactly this: n8n's error classes swap some messages for their own
+ * generic sentence, so message and description are set again.
+ */
+function apiErrorSaying(
+	node: INode,
+	message: string,
+	description: string,
+	itemIndex: number,
+	httpCode?: number,
+): NodeApiError {
+	const options = {
+		message,
+		description,
+		itemIndex,
+		...(httpCode === undefined ? {} : { httpCode: String(httpCode) }),
+	};
+	const error = new NodeApiError(node, { message } as JsonObject, options);
+	error.message = message;
+	error.description = description;
+	return error;
+}
+
 function fileApiError(
 	node: INode,
 	summary: string,
@@ -64,17 +87,13 @@ function fileApiError(
 	itemIndex: number,
 	secret: string,
 ): NodeApiError {
-	const message = scrubSecret(summary, secret);
-	const description = scrubSecret(advice, secret);
-	const error = new NodeApiError(node, { message } as JsonObject, {
-		message,
-		description,
-		httpCode: String(answer.statusCode),
+	return apiErrorSaying(
+		node,
+		scrubSecret(summary, secret),
+		scrubSecret(advice, secret),
 		itemIndex,
-	});
-	error.message = message;
-	error.description = description;
-	return error;
+		answer.statusCode,
+	);
 }
 
 function withServiceWords(summary: string, answer: HttpAnswer): string {
@@ -151,14 +170,7 @@ export function uploadFailedError(
 			secret,
 		);
 		const description = `The upload (POST /files) was tried ${attempts} times; no crew was started for this item. Check that the service is reachable from n8n and run again.`;
-		const error = new NodeApiError(node, { message } as JsonObject, {
-			message,
-			description,
-			itemIndex,
-		});
-		error.message = message;
-		error.description = description;
-		return error;
+		return apiErrorSaying(node, message, description, itemIndex);
 	}
 	const advice =
 		answer.statusCode === 401 || answer.statusCode === 403
@@ -213,12 +225,5 @@ export function filesCutOffError(
 	const message = `The crew service at ${baseUrl} closed the connection while ${which} was being sent (${code})`;
 	const description =
 		'The service did not read the whole request, so no crew was started. A proxy in front of the service often does this for a body over its size limit (its 413 can arrive after the connection closed). Send a smaller file, or host it elsewhere and send its URL (Send Files: How to Send, File URLs); if the files are small, run again later.';
-	const error = new NodeApiError(node, { message } as JsonObject, {
-		message,
-		description,
-		itemIndex,
-	});
-	error.message = message;
-	error.description = description;
-	return error;
+	return apiErrorSaying(node, message, description, itemIndex);
 }

@@ -65,42 +65,42 @@ export interface TimeoutMarker {
 	json: IDataObject;
 }
 
+/** The timeout item of an awaited crew, with what checks its call. */
+function markerOf(awaited: AwaitedKickoff, message: string, description: string): TimeoutMarker {
+	const json = {
+		error: message,
+		description,
+		kickoff_id: awaited.kickoffId,
+		callback_token_sha256: awaited.tokenHash,
+	};
+	return { message, description, json };
+}
+
 export function timeoutMarker(awaited: AwaitedKickoff, timeoutMs: number): TimeoutMarker {
 	const { kickoffId } = awaited;
-	const message = `The crew did not call back within ${timeoutMs / 1000} seconds (kickoff ID ${kickoffId})`;
-	const description = `The crew was not stopped and may still finish, or its call was lost. Read its result with the Get Status operation and kickoff ID ${kickoffId}, or raise Timeout in this node's options.`;
-	return {
-		message,
-		description,
-		json: {
-			error: message,
-			description,
-			kickoff_id: kickoffId,
-			callback_token_sha256: awaited.tokenHash,
-		},
-	};
+	return markerOf(
+		awaited,
+		`The crew did not call back within ${timeoutMs / 1000} seconds (kickoff ID ${kickoffId})`,
+		`The crew was not stopped and may still finish, or its call was lost. Read its result with the Get Status operation and kickoff ID ${kickoffId}, or raise Timeout in this node's options.`,
+	);
 }
 
 /**
  * What n8n outputs for a crew of a batch that did not end while the batch waited, and why it cannot
  * say more.
  */
-export function batchTimeoutMarker(awaited: AwaitedKickoff, timeoutMs: number, batchSize: number) {
+export function batchTimeoutMarker(
+	awaited: AwaitedKickoff,
+	timeoutMs: number,
+	batchSize: number,
+): TimeoutMarker {
 	const { kickoffId } = awaited;
-	const message = `The ${batchSize} crews did not all end within ${timeoutMs / 1000} seconds; this crew's end was not seen (kickoff ID ${kickoffId})`;
-	const description =
+	return markerOf(
+		awaited,
+		`The ${batchSize} crews did not all end within ${timeoutMs / 1000} seconds; this crew's end was not seen (kickoff ID ${kickoffId})`,
 		`n8n resumes a waiting execution at its timeout without running the node, so this item cannot tell whether this crew ended after the execution started waiting: it may have finished, failed, or still be running (it was not stopped). ` +
-		`Read its result with the Get Status operation and kickoff ID ${kickoffId} (the items that ended before the execution started waiting show their own result), or raise Timeout in this node's options.`;
-	return {
-		message,
-		description,
-		json: {
-			error: message,
-			description,
-			kickoff_id: kickoffId,
-			callback_token_sha256: awaited.tokenHash,
-		} as IDataObject,
-	};
+			`Read its result with the Get Status operation and kickoff ID ${kickoffId} (the items that ended before the execution started waiting show their own result), or raise Timeout in this node's options.`,
+	);
 }
 
 /**

@@ -9,7 +9,7 @@
  * saw before each test (and the node's memory of ended crews, which lives as
  * long as n8n's process).
  */
-import { endedCrews } from '../../nodes/callbacksIn/parkedResume';
+import { endedCrews } from '../../nodes/callbacksIn/batchEnd';
 import { startLoopbackReceiver } from './loopbackReceiver';
 import type { LoopbackReceiver } from './loopbackReceiver';
 import { callResumeWebhook } from './waitingExecution';

@@ -3,8 +3,8 @@
  * (400, 401, 404, 422, 500), from real answers of the reference service: the
  * advice is the operation's own, never another request's.
  */
-import { ADVICE } from '../../nodes/transport/crewErrors';
-import type { CrewAction } from '../../nodes/transport/crewErrors';
+import { ADVICE } from '../../nodes/transport/errorAdvice';
+import type { CrewAction } from '../../nodes/transport/errorAdvice';
 import type { Fault } from '../crew-service';
 import { useCrewService } from '../helpers/crewService';
 import { runCrewNode, runCrewNodeExpectingError } from '../helpers/executeFunctions';

@@ -6,7 +6,7 @@
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { getCrewInputs } from '../../nodes/Crew/methods/resourceMapping';
-import { INPUTS_ID_ADVICE } from '../../nodes/transport/crewErrors';
+import { INPUTS_ID_ADVICE } from '../../nodes/transport/errorAdvice';
 import { useCrewService } from '../helpers/crewService';
 import { callCrewTool, crewToolLoadOptionsContext } from '../helpers/crewTool';
 import {

@@ -1,6 +1,6 @@
 import type { INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { INPUTS_ID_ADVICE } from '../../nodes/transport/crewErrors';
+import { INPUTS_ID_ADVICE } from '../../nodes/transport/errorAdvice';
 import { useCrewService } from '../helpers/crewService';
 import {
 	CREW_NODE_NAME,

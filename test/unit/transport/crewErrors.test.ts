@@ -1,14 +1,14 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 
+import { crewAnswerError } from '../../../nodes/transport/crewErrors';
 import {
 	ADVICE,
 	adviceCode,
 	adviceFor,
-	crewAnswerError,
 	INPUTS_ID_ADVICE,
-} from '../../../nodes/transport/crewErrors';
-import type { CrewAction } from '../../../nodes/transport/crewErrors';
+} from '../../../nodes/transport/errorAdvice';
+import type { CrewAction } from '../../../nodes/transport/errorAdvice';
 import { Redactor } from '../../../nodes/transport/redactor';
 
 const node: INode = {

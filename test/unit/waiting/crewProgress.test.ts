@@ -1,10 +1,6 @@
 import { readCrewStatus } from '../../../nodes/status/crewStatus';
-import {
-	NOTHING_SEEN,
-	progressEvents,
-	progressLines,
-	progressText,
-} from '../../../nodes/waiting/crewProgress';
+import { NOTHING_SEEN, progressEvents } from '../../../nodes/waiting/crewProgress';
+import { progressLines, progressText } from '../../../nodes/waiting/progressText';
 import type { ProgressEvent, ProgressMemory } from '../../../nodes/waiting/crewProgress';
 
 const KICKOFF_ID = '97eba64f-958c-40a0-b61c-625fe635a3c0';

@@ -2,6 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { CrewOperation } from './node.type';
+import { getCrewConnection } from '../../../transport';
+import type { CrewConnection } from '../../../transport';
 
 /** The operations that name a run by its kickoff ID. */
 export type KickoffIdOperation = Extract<CrewOperation, 'getStatus' | 'resume' | 'stop'>;
@@ -67,4 +69,14 @@ export function readKickoffId(
 		});
 	}
 	return kickoffId;
+}
+
+/** The run an item names (readKickoffId) and the connection to the deployment that runs it. */
+export async function runOfItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	operation: KickoffIdOperation,
+): Promise<{ kickoffId: string; connection: CrewConnection }> {
+	const kickoffId = readKickoffId(context, itemIndex, operation);
+	return { kickoffId, connection: await getCrewConnection(context, itemIndex) };
 }

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { readCrewStatus } from '../../../status/crewStatus';
 import { crewAnswerError, notFoundStatusError } from '../../../transport/crewErrors';
-import { getCrewConnection, isSuccess } from '../../../transport';
+import { isSuccess } from '../../../transport';
 import { requestCrewStatus } from '../../../status/statusRequest';
 import { retryPassingFailures } from '../../../transport/retryReads';
-import { kickoffIdField, readKickoffId } from '../common/kickoffId';
+import { kickoffIdField, runOfItem } from '../common/kickoffId';
 import type { OperationTools } from '../../../execution/operationTools';
 import { deploymentOf } from '../../../kickoff/deployment';
 
@@ -16,8 +16,7 @@ export async function execute(
 	itemIndex: number,
 	tools: OperationTools,
 ): Promise<IDataObject> {
-	const kickoffId = readKickoffId(this, itemIndex, 'getStatus');
-	const connection = await getCrewConnection(this, itemIndex);
+	const { kickoffId, connection } = await runOfItem(this, itemIndex, 'getStatus');
 	const answer = await retryPassingFailures(
 		async () => await requestCrewStatus(this, connection, kickoffId),
 		tools.sleep,

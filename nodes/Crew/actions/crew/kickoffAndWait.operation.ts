@@ -6,22 +6,18 @@ import { liveProgress } from '../../../waiting/liveProgress';
 import type { OperationTools } from '../../../execution/operationTools';
 import type { ItemOutcome } from '../../../itemResults/outputItems';
 import { deploymentOf } from '../../../kickoff/deployment';
-import { withTries } from '../../../retryOnFail/triesMemory';
 import type { Tries } from '../../../retryOnFail/triesMemory';
 import { startItemKickoff } from './itemKickoff';
-import { prepareCallbackWait, waitByCallback } from '../../../waiting/waitByCallback';
+import { readWaitPlan, waitAsPlanned } from './waitPlan';
+import { triedBatch } from '../common/triedBatch';
 import {
 	DEFAULT_MAX_CONCURRENT_KICKOFFS,
 	DEFAULT_TIMEOUT_SECONDS,
 	MAX_TIMEOUT_SECONDS,
-	readWaitSettings,
 } from '../../../waiting/batchWait';
-import { waitByPolling } from '../../../waiting/pollingWait';
 import { pollIntervalField, timeoutField } from '../descriptions/wait.description';
-import type { WaitOptions } from '../../../waiting/batchWait';
 import { waitByCallbackNotice, waitByDescription, waitByOptions } from './waitBy.description';
 import { readStopSettings, stopOptionFields } from '../descriptions/stop.description';
-import type { StopOptions } from '../descriptions/stop.description';
 import { kickoffSender } from '../../../waiting/waitStops';
 
 export const description: INodeProperties[] = [
@@ -53,18 +49,7 @@ export const description: INodeProperties[] = [
  * crews' status, until each has finished, failed, or the one deadline has passed. Either way
  * a retry waits on the crews an earlier try started rather than starting them again.
  */
-export async function executeBatch(
-	this: IExecuteFunctions,
-	itemCount: number,
-	tools: OperationTools,
-): Promise<ItemOutcome[]> {
-	return await withTries(
-		this,
-		'kickoff',
-		tools.now,
-		async (tries) => await kickoffAndWait(this, itemCount, tools, tries),
-	);
-}
+export const executeBatch = triedBatch('kickoff', kickoffAndWait);
 
 async function kickoffAndWait(
 	context: IExecuteFunctions,
@@ -72,23 +57,18 @@ async function kickoffAndWait(
 	tools: OperationTools,
 	tries: Tries,
 ): Promise<ItemOutcome[]> {
-	const startedAt = tools.now();
-	const options = context.getNodeParameter('options', 0, {}) as WaitOptions &
-		StopOptions & { firstPhase?: unknown };
-	const settings = readWaitSettings(options);
-	const stopping = readStopSettings(options, context.getNode().typeVersion);
-	const callback =
-		context.getNodeParameter('waitBy', 0, 'polling') === 'callback'
-			? prepareCallbackWait(context, itemCount)
-			: undefined;
-	if (callback && 'outcomes' in callback) return callback.outcomes;
-	const resumeUrl = callback?.resumeUrl;
+	const { typeVersion } = context.getNode();
+	const plan = readWaitPlan(context, itemCount, tools, {
+		byCallback: context.getNodeParameter('waitBy', 0, 'polling') === 'callback',
+		stopping: (options) => readStopSettings(options, typeVersion),
+	});
+	if ('outcomes' in plan) return plan.outcomes;
 
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
-	const run = { sender: kickoffSender(context, stopping), tries, resumeUrl };
+	const run = { sender: kickoffSender(context, plan.stopping), tries, resumeUrl: plan.resumeUrl };
 	const kickoffs = await mapWithConcurrency(
 		itemIndexes,
-		settings.maxConcurrentKickoffs,
+		plan.settings.maxConcurrentKickoffs,
 		async (itemIndex) => await startItemKickoff(context, itemIndex, tools, run),
 	);
 
@@ -96,25 +76,6 @@ async function kickoffAndWait(
 	const deployment = kickoffs.some((result) => result.kind === 'started')
 		? await deploymentOf(context, tools)
 		: 'crew';
-	if (resumeUrl !== undefined)
-		return await waitByCallback(
-			context,
-			kickoffs,
-			{ settings, stopping, startedAt, firstPhase: options.firstPhase, resumeUrl, deployment },
-			tools,
-			tries,
-		);
-	return await waitByPolling(
-		context,
-		kickoffs,
-		{
-			settings,
-			stopping,
-			deadline: startedAt + settings.timeoutMs,
-			deployment,
-			progress: liveProgress(context),
-		},
-		tools,
-		tries,
-	);
+	const progress = liveProgress(context);
+	return await waitAsPlanned(context, kickoffs, plan, { deployment, progress }, tools, tries);
 }

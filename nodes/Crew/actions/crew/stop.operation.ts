@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readStopAnswer } from '../../../stop/stopAnswer';
-import { getCrewConnection } from '../../../transport';
 import {
 	crewAnswerError,
 	stopNotFoundError,
@@ -9,7 +8,7 @@ import {
 } from '../../../transport/crewErrors';
 import { readServiceMessage } from '../../../transport/serviceMessage';
 import { requestStop } from '../../../stop/stopRun';
-import { kickoffIdField, readKickoffId } from '../common/kickoffId';
+import { kickoffIdField, runOfItem } from '../common/kickoffId';
 import type { OperationTools } from '../../../execution/operationTools';
 import { nextStopRetry } from '../../../stop/unregisteredStop';
 
@@ -28,8 +27,7 @@ export async function execute(
 	itemIndex: number,
 	tools: OperationTools,
 ): Promise<IDataObject> {
-	const kickoffId = readKickoffId(this, itemIndex, 'stop');
-	const connection = await getCrewConnection(this, itemIndex);
+	const { kickoffId, connection } = await runOfItem(this, itemIndex, 'stop');
 	let answer = await requestStop(this, connection, kickoffId, tools.sleep);
 	const firstNotFoundAt = tools.now();
 	let askedForMs: number | undefined;

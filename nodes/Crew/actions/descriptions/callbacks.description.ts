@@ -26,6 +26,23 @@ const GROUP_LABELS: Record<StreamEventGroup, { name: string; description: string
 };
 
 /**
+ * The Webhook Secret field of node version 1 (the unpublished 0.1.0's), kept for the workflows made
+ * with it: the Kickoff's option that sends it and the Crew Trigger's parameter that checks it.
+ * Newer versions take it from the Crew API credential's Legacy Webhook Secret.
+ */
+export function legacyWebhookSecretField(name: string, description: string): INodeProperties {
+	return {
+		displayName: 'Webhook Secret',
+		name,
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description,
+		displayOptions: { show: { '@version': [1] } },
+	};
+}
+
+/**
  * The Human Input Webhook URL option, which a kickoff sends and a resume sends again; `description`
  * says how each sends it.
  */

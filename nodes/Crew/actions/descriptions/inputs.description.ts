@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { callbackOptions } from './callbacks.description';
+import { callbackOptions, legacyWebhookSecretField } from './callbacks.description';
 
 /** Operations that start a crew and so take inputs and kickoff options. */
 export const STARTING_OPERATIONS = ['kickoff', 'kickoffAndWait'];
@@ -128,18 +128,10 @@ const kickoffOptions: INodeProperties[] = [
 		description:
 			'For a persisted (@persist) flow: the state ID of an earlier run to start from, a UUID, e.g. mapped from the flow_state field that Kickoff and Wait gives for the flow. The new run gets that state and a fresh state ID; the earlier run stays as it was. An ID the service does not know starts a fresh state, without an error.',
 	},
-	{
-		displayName: 'Webhook Secret',
-		name: 'webhookSecret',
-		type: 'string',
-		typeOptions: { password: true },
-		default: '',
-		description:
-			'A secret the Crew Trigger checks, so that it accepts only calls from your own kickoffs. Sent in meta.webhook_secret, which the service echoes in every webhook call.',
-		// Kept for workflows made with the unpublished 0.1.0 (node version 1); newer nodes take it from
-		// the Crew API credential's Legacy Webhook Secret.
-		displayOptions: { show: { '@version': [1] } },
-	},
+	legacyWebhookSecretField(
+		'webhookSecret',
+		'A secret the Crew Trigger checks, so that it accepts only calls from your own kickoffs. Sent in meta.webhook_secret, which the service echoes in every webhook call.',
+	),
 ];
 
 /** The Options collection of a starting operation: the kickoff options plus its own. */
