@@ -43,7 +43,8 @@ export function progressText(kickoffId: string | undefined, event: ProgressEvent
 				: event.taskId
 					? ` on task ${event.taskId}`
 					: '';
-			return `The crew ${STATE_WORDS[event.state]}${named}${detail}${event.state === 'completed' ? BEFORE_ANSWER : LINE_END}`;
+			const end = event.state === 'completed' ? BEFORE_ANSWER : LINE_END;
+			return `The crew ${STATE_WORDS[event.state]}${named}${detail}${end}`;
 		}
 		case 'activity':
 			return `${event.text}${LINE_END}`;

@@ -26,9 +26,11 @@ export function registeredNodes(
 		const sourceFile = path.join(ROOT, filePath);
 		const className = path.basename(filePath, '.node.ts');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const NodeClass = (
-			require(sourceFile) as Record<string, new () => INodeType | IVersionedNodeType>
-		)[className];
+		const exported = require(sourceFile) as Record<
+			string,
+			new () => INodeType | IVersionedNodeType
+		>;
+		const NodeClass = exported[className];
 		return { distFile, filePath, sourceFile, className, node: new NodeClass() };
 	});
 }

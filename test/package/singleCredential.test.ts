@@ -83,16 +83,12 @@ describe("one credential at a time, by single-credential-per-node's condition", 
 
 	it('every credential a node names is one package.json registers', () => {
 		const types = packageJson.n8n.credentials.map((file) => path.basename(file, '.credentials.js'));
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const names = types.map(
-			(type) =>
-				new (
-					require(path.join(ROOT, 'credentials', `${type}.credentials.ts`)) as Record<
-						string,
-						new () => { name: string }
-					>
-				)[type]().name,
-		);
+		const names = types.map((type) => {
+			const file = path.join(ROOT, 'credentials', `${type}.credentials.ts`);
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const exported = require(file) as Record<string, new () => { name: string }>;
+			return new exported[type]().name;
+		});
 		for (const { description } of registered) {
 			for (const credential of description.credentials ?? [])
 				expect(names).toContain(credential.name);

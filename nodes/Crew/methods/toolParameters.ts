@@ -101,11 +101,13 @@ function fromAiExpression(
 	optional: boolean,
 	quote: (text: string) => string,
 ): string {
-	const key = toolParameterKey(inputName);
+	const key = quoted(toolParameterKey(inputName));
 	if (optional) {
-		return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quote(toolParameterDescription(inputName, true, type))}, 'string', ${OPTIONAL_DEFAULT}) }}`;
+		const description = quote(toolParameterDescription(inputName, true, type));
+		return `={{ ${FROM_AI_MARKER} $fromAI(${key}, ${description}, 'string', ${OPTIONAL_DEFAULT}) }}`;
 	}
-	return `={{ ${FROM_AI_MARKER} $fromAI(${quoted(key)}, ${quote(toolParameterDescription(inputName))}, ${quoted(fromAiType(type))}) }}`;
+	const description = quote(toolParameterDescription(inputName));
+	return `={{ ${FROM_AI_MARKER} $fromAI(${key}, ${description}, ${quoted(fromAiType(type))}) }}`;
 }
 
 /**
