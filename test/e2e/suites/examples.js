@@ -867,7 +867,9 @@ module.exports = {
 				"human-in-the-loop-in-a-chat.json published, its chat opened at the public URL: the crew pauses after its first task, the chat shows the task's output with Approve and Decline; a message from another chat client while the crew works is refused, the wait goes on; a typed decline sends the feedback and the chat asks again; Approve: the crew completes and its result is in the chat; one execution, waiting between the steps",
 				async () => {
 					await t.resetService({ dialect: 'live' });
-					// n8n's chat reads a waiting execution every 3 s: the crew works 6 s before each pause, so the chat sees it work.
+					// n8n's chat reads a waiting execution every 3 s: the crew works 10 s before each pause, so the
+					// chat sees it work, and the checks made while it works (two executions read, a second chat
+					// socket) end before it pauses on a loaded machine (6 s did not, at a load of 10).
 					const steer = { 'options.firstPhase': 0.5, 'options.timeout': 300 };
 					const wf = await importExample(HUMAN_LOOP, {
 						how: {
@@ -875,7 +877,7 @@ module.exports = {
 								'Ask the Crew': {
 									...steer,
 									'options.meta':
-										'{"reference": {"durationMs": 18000, "humanInput": {"taskId": "research_task"}}}',
+										'{"reference": {"durationMs": 30000, "humanInput": {"taskId": "research_task"}}}',
 								},
 								'Resume the Crew': steer,
 							},
