@@ -35,7 +35,9 @@ async function launch() {
 
 /** Signs the owner in on n8n's sign-in page (1.x and 2.x). */
 async function signIn(page, url, owner) {
-	await page.goto(`${url}/signin`);
+	// The editor's first load parses megabytes of scripts: at a load of 20 on 2 cores, while the
+	// other lanes' n8n start, it outlasted a suite's 20 s UI timeout.
+	await page.goto(`${url}/signin`, { timeout: 90000 });
 	// 2.x labels its inputs; 1.x does not link the label, so fall back to the input itself.
 	await page
 		.getByLabel('Email')
