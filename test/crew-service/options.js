@@ -304,4 +304,4 @@ function resolveOptions(userOptions = {}) {
 	return options;
 }
 
-module.exports = { resolveOptions, applyOptions, validatePartial };
+module.exports = { resolveOptions, applyOptions, validatePartial, KNOWN_KEYS };

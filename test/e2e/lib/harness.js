@@ -19,7 +19,7 @@ const { startScriptedModel } = require('./scriptedModel');
 const { assertNoToken, leakedTokens } = require('./tokens');
 const { secs, say } = require('./report');
 const fixtures = require('./fixtures');
-const { resolveOptions } = require('../../crew-service/options');
+const { KNOWN_KEYS, resolveOptions } = require('../../crew-service/options');
 const { waitForWebhook } = require('./webhookReady');
 const { until } = require('./until');
 
@@ -31,32 +31,12 @@ const { OPENAI_CREDENTIAL } = fixtures;
 // What the reference service is set back to before each suite (and by t.resetService): the
 // service's own defaults (test/crew-service/options.js) for every option a suite may change,
 // then the suite's `service`. Not host, port, tokens (fixed for the run) nor plan and now.
-const CONFIGURABLE = [
-	'inputs',
-	'inputsShape',
-	'recordShape',
-	'statusPaths',
-	'errorShape',
-	'durationMs',
-	'webhookTargets',
-	'eventStream',
-	'flowFeedback',
-	'dialect',
-	'deployment',
-	'chat',
-	'registrationLagReads',
-	'registrationDelayMs',
-	'coldStartMs',
-	'maxFileBytes',
-	'multipartKickoff',
-	'flowFileFields',
-	'stopRoute',
-];
+const FIXED_FOR_THE_RUN = ['host', 'port', 'tokens', 'plan', 'now'];
+const CONFIGURABLE = KNOWN_KEYS.filter((key) => !FIXED_FOR_THE_RUN.includes(key));
 const SERVICE_BASE = Object.fromEntries(
 	Object.entries(resolveOptions()).filter(([key]) => CONFIGURABLE.includes(key)),
 );
 
-/** Every suite module, in file-name order; each checked against the contract. */
 /**
  * The suites, in file-name order; with `only`, just those (their files alone are loaded, so
  * `--only queue` needs none of the modules another suite requires, such as the MCP SDK).
