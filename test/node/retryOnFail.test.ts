@@ -40,6 +40,22 @@ function kickoffsByTopic(): Record<string, number> {
 
 const topicOf = (itemIndex: number) => ['a', 'fail', 'c'][itemIndex];
 
+/** A kickoff answer that says more than kickoff_id, as the service's next kickoff answers it. */
+function answerKickoffsAtLength() {
+	const answer = {
+		kickoff_id: 'b6b4c9b0-0c1e-4c57-a0f5-3d1f3c9d5e21',
+		status: 'queued',
+		queued_at: '2026-11-26T09:00:00Z',
+	};
+	crew.service.injectFault({
+		route: 'kickoff',
+		kind: 'status',
+		status: 200,
+		body: JSON.stringify(answer),
+	});
+	return answer;
+}
+
 describe('Retry On Fail', () => {
 	beforeEach(() =>
 		crew.service.configure({
@@ -365,18 +381,8 @@ describe('Retry On Fail: what the tries remember', () => {
 	});
 
 	it("Kickoff with Continue On Fail, retried while the first item is an error: the other item is output with the first try's whole answer", async () => {
-		// A service whose kickoff answer says more than kickoff_id; the first item fails in the node, before any request.
-		const answer = {
-			kickoff_id: 'b6b4c9b0-0c1e-4c57-a0f5-3d1f3c9d5e21',
-			status: 'queued',
-			queued_at: '2026-11-26T09:00:00Z',
-		};
-		crew.service.injectFault({
-			route: 'kickoff',
-			kind: 'status',
-			status: 200,
-			body: JSON.stringify(answer),
-		});
+		// The first item fails in the node, before any request.
+		const answer = answerKickoffsAtLength();
 		const inputsByItem = ['not json', '{"topic": "b"}'];
 		const parameters = (itemIndex: number) => ({
 			operation: 'kickoff',
@@ -622,17 +628,7 @@ describe('Retry from the Executions list: the failed execution run again as a ne
 	});
 
 	it('what is kept with the failed execution: per item the kickoff ID, when it started, whether it was seen and the key; no answer of the service', async () => {
-		const answer = {
-			kickoff_id: 'b6b4c9b0-0c1e-4c57-a0f5-3d1f3c9d5e21',
-			status: 'queued',
-			queued_at: '2026-11-26T09:00:00Z',
-		};
-		crew.service.injectFault({
-			route: 'kickoff',
-			kind: 'status',
-			status: 200,
-			body: JSON.stringify(answer),
-		});
+		const answer = answerKickoffsAtLength();
 		const parameters = (itemIndex: number) => ({
 			operation: 'kickoff',
 			inputsMode: 'json',

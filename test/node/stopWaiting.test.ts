@@ -85,23 +85,35 @@ describe('Kickoff and Wait, On Timeout', () => {
 describe('Kickoff and Wait, the execution cancelled', () => {
 	const long = waitFor({ pollInterval: 60, timeout: 600 });
 
+	/** Kickoff and Wait on `count` items, its execution cancelled once every crew has started. */
+	const cancelledRun = async (
+		count: number,
+		{
+			parameters = long,
+			typeVersion = 1.3,
+			continueOnFail = false,
+		}: { parameters?: object; typeVersion?: number; continueOnFail?: boolean } = {},
+	) =>
+		await cancelWhenStarted(
+			count,
+			async (cancelSignal) =>
+				await runCrewWorkflow({
+					parameters,
+					credentials: crew.credentials,
+					items: items(count),
+					cancelSignal,
+					typeVersion,
+					...(continueOnFail ? { continueOnFail } : {}),
+				}),
+		);
+
 	it(
 		'node version 1.3 stops every crew it started that has not ended, each once, and says so',
 		async () => {
 			crew.service.configure({
 				plan: ({ index }) => (index === 1 ? { durationMs: 0 } : { outcome: 'never' }),
 			});
-			const { error, run } = await cancelWhenStarted(
-				3,
-				async (cancelSignal) =>
-					await runCrewWorkflow({
-						parameters: long,
-						credentials: crew.credentials,
-						items: items(3),
-						cancelSignal,
-						typeVersion: 1.3,
-					}),
-			);
+			const { error, run } = await cancelledRun(3);
 			const [first, second, third] = crew.service.runs;
 			// The cancel comes before the first status read, so the node has not seen the second crew end: its stop is
 			// answered 400 SUCCESS and changes nothing. Each crew gets one stop, never two.
@@ -123,18 +135,7 @@ describe('Kickoff and Wait, the execution cancelled', () => {
 		'with Continue On Fail, each item says what became of its crew',
 		async () => {
 			crew.service.configure({ plan: () => ({ outcome: 'never' }) });
-			const { output } = await cancelWhenStarted(
-				2,
-				async (cancelSignal) =>
-					await runCrewWorkflow({
-						parameters: long,
-						credentials: crew.credentials,
-						items: items(2),
-						cancelSignal,
-						typeVersion: 1.3,
-						continueOnFail: true,
-					}),
-			);
+			const { output } = await cancelledRun(2, { continueOnFail: true });
 			expect(output.map((item) => item.json.error)).toEqual(
 				crew.service.runs.map(
 					(r) =>
@@ -155,17 +156,7 @@ describe('Kickoff and Wait, the execution cancelled', () => {
 		async (_, typeVersion, options, stops) => {
 			crew.service.configure({ plan: () => ({ outcome: 'never' }) });
 			const parameters = waitFor({ pollInterval: 60, timeout: 600, ...options });
-			await cancelWhenStarted(
-				3,
-				async (cancelSignal) =>
-					await runCrewWorkflow({
-						parameters,
-						credentials: crew.credentials,
-						items: items(3),
-						cancelSignal,
-						typeVersion,
-					}),
-			);
+			await cancelledRun(3, { parameters, typeVersion });
 			expect(crew.service.count('stop')).toBe(stops);
 			expect(crew.service.runs.filter((run) => run.state === 'revoked')).toHaveLength(stops);
 		},
@@ -184,18 +175,7 @@ describe('Kickoff and Wait, the execution cancelled', () => {
 				body: '{"detail": "Too many requests"}',
 				times: 2,
 			});
-			const { output } = await cancelWhenStarted(
-				3,
-				async (cancelSignal) =>
-					await runCrewWorkflow({
-						parameters: long,
-						credentials: crew.credentials,
-						items: items(3),
-						cancelSignal,
-						typeVersion: 1.3,
-						continueOnFail: true,
-					}),
-			);
+			const { output } = await cancelledRun(3, { continueOnFail: true });
 			const stops = crew.service.requests.filter((request) => request.route === 'stop');
 			const refused = stops.filter((request) => request.status === 429);
 			const taken = stops.filter((request) => request.status === 200);
@@ -275,18 +255,7 @@ describe('Kickoff and Wait, the execution cancelled', () => {
 					maxConcurrentKickoffs: 1,
 					stopCrewsOnCancel: typeVersion === 1.2 ? undefined : true,
 				});
-				await cancelWhenStarted(
-					2,
-					async (cancelSignal) =>
-						await runCrewWorkflow({
-							parameters,
-							credentials: crew.credentials,
-							items: items(2),
-							cancelSignal,
-							typeVersion,
-							continueOnFail: true,
-						}),
-				);
+				await cancelledRun(2, { parameters, typeVersion, continueOnFail: true });
 				expect(crew.service.runs).toHaveLength(2);
 				if (typeVersion === 1.3)
 					expect(stopsByKickoff(crew.service)).toEqual(
